@@ -1,0 +1,65 @@
+import express, { type Express } from "express";
+import type { Logger } from "pino";
+import type { ApiKeyRepository } from "./db/repositories/api-keys.js";
+import type { RunRepository } from "./db/repositories/runs.js";
+import type { SkillRepository } from "./db/repositories/skills.js";
+import { RouteNotFound } from "./domain/errors.js";
+import { docsRouter } from "./http/docs.js";
+import { errorHandler } from "./http/error-handler.js";
+import { requestLogging } from "./http/request-logging.js";
+import { openApiValidator } from "./http/validator.js";
+import { paths } from "./paths.js";
+import { runsRouter } from "./routes/runs.js";
+import { skillsRouter } from "./routes/skills.js";
+
+/** What the HTTP app is built from; main wiring and tests each supply their own. */
+export interface AppDeps {
+  apiKeys: ApiKeyRepository;
+  runs: RunRepository;
+  skills: SkillRepository;
+  logger: Logger;
+  config: {
+    bodyLimitBytes: number;
+    validateResponses: boolean;
+    publicUrl: string | undefined;
+  };
+}
+
+/** Builds the Express app. It does not listen: cli/serve.ts does, and tests do on port 0. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable("x-powered-by");
+
+  app.use(requestLogging(deps.logger));
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.use(docsRouter(paths.openapi));
+
+  // `POST /v1/run` is accepted as the spec's `POST /v1/run/` (the validator matches on
+  // originalUrl, the router on url: both are rewritten).
+  app.use((req, _res, next) => {
+    if (req.method === "POST" && req.path === "/v1/run") {
+      req.url = req.url.replace("/v1/run", "/v1/run/");
+      req.originalUrl = req.originalUrl.replace("/v1/run", "/v1/run/");
+    }
+    next();
+  });
+  app.use(express.json({ limit: deps.config.bodyLimitBytes }));
+  app.use(
+    openApiValidator({
+      specPath: paths.openapi,
+      apiKeys: deps.apiKeys,
+      validateResponses: deps.config.validateResponses,
+    }),
+  );
+  app.use(
+    "/v1",
+    runsRouter({ runs: deps.runs, skills: deps.skills, publicUrl: deps.config.publicUrl }),
+  );
+  app.use("/v1", skillsRouter(deps.skills));
+
+  app.use((_req, _res, next) => next(new RouteNotFound()));
+  app.use(errorHandler);
+  return app;
+}

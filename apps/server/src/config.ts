@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+/**
+ * Everything Skillrun reads from the environment, parsed once at start-up. Nothing else in the
+ * server reads `process.env`.
+ */
+const ConfigSchema = z.object({
+  // Where the data lives: unset or `file:…` is SQLite (the embedded default), `postgres://…` is
+  // PostgreSQL. A relative SQLite path is relative to the working directory.
+  DATABASE_URL: z.string().min(1).default("file:./data/skillrun.db"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  // The address clients reach this server at; signed video links are built on it. Defaults to
+  // http://HOST:PORT.
+  PUBLIC_URL: z.url().optional(),
+  // Largest accepted request body, in bytes; larger bodies get a 413.
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
+  VALIDATE_RESPONSES: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Parses the environment into a Config; throws with every problem listed when it is invalid. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = ConfigSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${problems.join("\n")}`);
+  }
+  return result.data;
+}

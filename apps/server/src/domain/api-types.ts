@@ -1,0 +1,7 @@
+import type { components } from "@skillrun/contract";
+
+/** The contract's shapes, as the server sends them. */
+export type RunSession = components["schemas"]["RunSession"];
+export type Skill = components["schemas"]["Skill"];
+export type Input = components["schemas"]["Input"];
+export type DataType = components["schemas"]["VariableDataType"];

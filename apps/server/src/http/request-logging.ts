@@ -1,0 +1,26 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import { pinoHttp } from "pino-http";
+
+// A caller's X-Request-Id is kept when it is a sane token; anything else is replaced.
+const ACCEPTABLE_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** JSON access logs with a request id, which is echoed in the X-Request-Id response header. */
+export function requestLogging(logger: Logger) {
+  return pinoHttp({
+    logger,
+    genReqId(req, res) {
+      const given = req.headers["x-request-id"];
+      const id =
+        typeof given === "string" && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    // Keys never reach the logs.
+    redact: ["req.headers.authorization"],
+    customLogLevel(_req, res, error) {
+      if (error || res.statusCode >= 500) return "error";
+      return res.statusCode >= 400 ? "warn" : "info";
+    },
+  });
+}

@@ -1,0 +1,30 @@
+import type { RequestHandler } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import type { ApiKeyRepository } from "../db/repositories/api-keys.js";
+import { bearerAuth } from "./auth.js";
+
+/**
+ * express-openapi-validator over openapi.yaml: checks the bearer key (through `bearerAuth`),
+ * then every request's path, query and body, and — when asked — every response.
+ */
+export function openApiValidator(options: {
+  specPath: string;
+  apiKeys: ApiKeyRepository;
+  validateResponses: boolean;
+}): RequestHandler[] {
+  return OpenApiValidator.middleware({
+    apiSpec: options.specPath,
+    validateApiSpec: true,
+    validateRequests: {
+      // FastAPI ignores query parameters it does not know; so does Skillrun.
+      allowUnknownQueryParameters: true,
+      removeAdditional: false,
+      // Report every fault at once, as FastAPI does.
+      allErrors: true,
+    },
+    validateResponses: options.validateResponses ? { removeAdditional: false } : false,
+    validateSecurity: { handlers: { HTTPBearer: bearerAuth(options.apiKeys) } },
+    // Unknown paths under /v1 are a 404 from the validator rather than a silent pass-through.
+    ignoreUndocumented: false,
+  }) as RequestHandler[];
+}

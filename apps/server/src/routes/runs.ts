@@ -1,0 +1,98 @@
+import express, { type Request, type Router } from "express";
+import type { RunRepository } from "../db/repositories/runs.js";
+import type { SkillRepository } from "../db/repositories/skills.js";
+import { decodeCursor, encodeCursor } from "../domain/cursor.js";
+import { RequestInvalid, RunNotFound, SkillNotFound, VideoNotFound } from "../domain/errors.js";
+import { checkInputs } from "../domain/inputs.js";
+import type { RunState } from "../domain/run-states.js";
+import { ownerOf } from "../http/auth.js";
+import { publicBaseUrl } from "../http/public-url.js";
+
+const DEFAULT_PAGE_SIZE = 100;
+
+/** The run operations of openapi.yaml. Requests reach them already validated against it. */
+export function runsRouter(deps: {
+  runs: RunRepository;
+  skills: SkillRepository;
+  publicUrl: string | undefined;
+}): Router {
+  const { runs, skills } = deps;
+  const router = express.Router();
+
+  router.post("/run/", async (req, res) => {
+    const owner = ownerOf(req);
+    const body = req.body as { skill_id: string; inputs?: Record<string, unknown> | null };
+    const skill = await skills.get(owner, body.skill_id);
+    if (!skill) throw new SkillNotFound();
+    const checked = checkInputs(skill.inputs, body.inputs);
+    if (!checked.ok) throw new RequestInvalid(checked.issues);
+    res.json(await runs.create({ owner, skill, inputs: checked.values }));
+  });
+
+  // Declared before /run/:id so that `list` is never taken for an id.
+  router.get("/run/list", async (req, res) => {
+    const cursorText = queryString(req, "cursor");
+    const after = cursorText === undefined ? undefined : decodeCursor(cursorText);
+    if (after === null) {
+      throw new RequestInvalid([
+        {
+          loc: ["query", "cursor"],
+          msg: "Value error, not a cursor of this list",
+          type: "value_error",
+        },
+      ]);
+    }
+    const skillId = queryString(req, "skill_id");
+    const states = queryList(req, "state_filter") as RunState[] | undefined;
+    const limit = Number(queryString(req, "limit") ?? DEFAULT_PAGE_SIZE);
+    const page = await runs.list(ownerOf(req), { skillId, states, limit, after });
+    if (page.next) {
+      const next = new URLSearchParams();
+      if (skillId !== undefined) next.set("skill_id", skillId);
+      for (const state of states ?? []) next.append("state_filter", state);
+      next.set("limit", String(limit));
+      next.set("cursor", encodeCursor(page.next));
+      res.setHeader(
+        "Link",
+        `<${publicBaseUrl(req, deps.publicUrl)}/v1/run/list?${next}>; rel="next"`,
+      );
+    }
+    res.json(page.runs);
+  });
+
+  router.get("/run/:id", async (req, res) => {
+    const run = await runs.get(ownerOf(req), req.params.id as string);
+    if (!run) throw new RunNotFound();
+    res.json(run);
+  });
+
+  router.post("/run/:id/cancel", async (req, res) => {
+    const state = await runs.cancel(ownerOf(req), req.params.id as string);
+    if (state === null) {
+      // A queued run is always cancelled to "cancel", so null here means "no such run".
+      throw new RunNotFound();
+    }
+    res.json(state);
+  });
+
+  router.get("/run/:id/video_url", async (req) => {
+    const run = await runs.get(ownerOf(req), req.params.id as string);
+    if (!run) throw new RunNotFound();
+    // Runs are not recorded yet: no run has a video.
+    throw new VideoNotFound();
+  });
+
+  return router;
+}
+
+function queryString(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+// The validator has checked every element; a single value arrives as a plain string.
+function queryList(req: Request, name: string): string[] | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  return (Array.isArray(value) ? value : [value]).map(String);
+}

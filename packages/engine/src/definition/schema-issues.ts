@@ -1,0 +1,88 @@
+import type { ErrorObject } from "ajv/dist/2020.js";
+import { describeTypes, describeValue, isRecord, quote } from "./describe.js";
+import { DURATION_PATTERN, notADurationMessage } from "./duration.js";
+import type { DefinitionProblem, PathSegment } from "./problem.js";
+import { IDENTIFIER_PATTERN, SKILL_ID_PATTERN } from "./schema.js";
+
+/** Turns ajv's errors (collected with `verbose: true`) into problems with human messages. */
+export function schemaProblems(
+  errors: readonly ErrorObject[],
+  prefix: readonly PathSegment[] = [],
+): DefinitionProblem[] {
+  return errors.map((error) => schemaProblem(error, [...prefix, ...pointerSegments(error)]));
+}
+
+/** `/steps/0/http` → `["steps", "0", "http"]` (JSON pointer, unescaped). */
+export function pointerSegments(error: ErrorObject): string[] {
+  if (error.instancePath === "") return [];
+  return error.instancePath
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+function schemaProblem(error: ErrorObject, path: PathSegment[]): DefinitionProblem {
+  const params: Record<string, unknown> = error.params;
+  const parent: Record<string, unknown> = error.parentSchema ?? {};
+  const atValue = (message: string): DefinitionProblem => ({ path, at: "value", message });
+  switch (error.keyword) {
+    case "required":
+      return atValue(`missing required key "${String(params.missingProperty)}"`);
+    case "additionalProperties": {
+      const key = String(params.additionalProperty);
+      const allowed = isRecord(parent.properties) ? Object.keys(parent.properties) : [];
+      return {
+        path: [...path, key],
+        at: "key",
+        message: `unknown key "${key}" (allowed: ${allowed.join(", ")})`,
+      };
+    }
+    case "type":
+      return atValue(typeMessage(String(params.type).split(","), parent, error.data));
+    case "enum":
+      return atValue(
+        `${describeValue(error.data)} is not one of: ${(params.allowedValues as unknown[]).join(", ")}`,
+      );
+    case "pattern":
+      return atValue(patternMessage(String(params.pattern), String(error.data)));
+    case "minLength":
+    case "minItems":
+    case "minProperties":
+      return atValue("must not be empty");
+    case "minimum":
+      return atValue(`must be at least ${String(params.limit)}, got ${describeValue(error.data)}`);
+    case "maximum":
+      return atValue(`must be at most ${String(params.limit)}, got ${describeValue(error.data)}`);
+    case "not": {
+      // Our only `not` is `{ required: [a, b] }`: keys that exclude each other.
+      const keys = isRecord(error.schema) ? (error.schema.required as string[]) : [];
+      const last = keys.at(-1);
+      return {
+        path: last === undefined ? path : [...path, last],
+        at: "key",
+        message: `${keys.map((key) => `"${key}"`).join(" and ")} cannot be used together`,
+      };
+    }
+    default:
+      return atValue(error.message ?? `fails the "${error.keyword}" rule`);
+  }
+}
+
+function typeMessage(types: string[], parent: Record<string, unknown>, data: unknown): string {
+  const expected =
+    parent.pattern === DURATION_PATTERN.source
+      ? "a duration such as 500ms, 2s or 2m"
+      : describeTypes(types);
+  return `expected ${expected}, got ${describeValue(data)}`;
+}
+
+function patternMessage(pattern: string, text: string): string {
+  if (pattern === DURATION_PATTERN.source) return notADurationMessage(text);
+  if (pattern === IDENTIFIER_PATTERN.source) {
+    return `${quote(text)} is not a valid name (use letters, digits and _, not starting with a digit)`;
+  }
+  if (pattern === SKILL_ID_PATTERN.source) {
+    return `${quote(text)} is not a valid skill id (use 1 to 128 letters, digits, _, . or -)`;
+  }
+  return `${quote(text)} does not match ${pattern}`;
+}

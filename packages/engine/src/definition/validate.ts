@@ -1,0 +1,164 @@
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { describeTypes, describeValue, isRecord } from "./describe.js";
+import type { DefinitionProblem, PathSegment } from "./problem.js";
+import { SKILL_DEFINITION_SCHEMA_ID, skillDefinitionSchema } from "./schema.js";
+import { schemaProblems } from "./schema-issues.js";
+import { isStepKind, STEP_KINDS, STEP_OPTION_KEYS } from "./step-kinds.js";
+import type { DataType } from "./types.js";
+
+let ajv: Ajv2020 | undefined;
+
+function validator(definition: string): ValidateFunction {
+  ajv ??= new Ajv2020({ allErrors: true, verbose: true, allowUnionTypes: true }).addSchema(
+    skillDefinitionSchema,
+  );
+  const validate = ajv.getSchema(`${SKILL_DEFINITION_SCHEMA_ID}${definition}`);
+  if (validate === undefined) throw new Error(`no schema at ${definition}`);
+  return validate;
+}
+
+/** Checks a value read from YAML against the definition format; an empty list means valid. */
+export function validateSkillDefinition(value: unknown): DefinitionProblem[] {
+  if (!isRecord(value)) {
+    const message = `expected a skill definition (a map with id, name and steps), got ${describeValue(value)}`;
+    return [{ path: [], at: "value", message }];
+  }
+  const validate = validator("");
+  validate(value);
+  // Steps are checked one by one below, so an unknown kind gives one issue instead of
+  // one per step kind the `oneOf` tried.
+  const problems = schemaProblems(validate.errors ?? []).filter(
+    (problem) => !(problem.path[0] === "steps" && problem.path.length > 1),
+  );
+  const { inputs, steps } = value;
+  if (Array.isArray(steps)) {
+    steps.forEach((step, index) => {
+      problems.push(...stepProblems(step, ["steps", index]));
+    });
+    problems.push(...duplicates(steps, "steps", "id", "step id"));
+  }
+  if (Array.isArray(inputs)) {
+    problems.push(...duplicates(inputs, "inputs", "json_key", "input json_key"));
+    problems.push(...inputIdProblems(inputs));
+    problems.push(...defaultProblems(inputs));
+  }
+  return problems;
+}
+
+const KIND_LIST = STEP_KINDS.join(", ");
+const OPTION_LIST = STEP_OPTION_KEYS.join(", ");
+
+function stepProblems(step: unknown, path: PathSegment[]): DefinitionProblem[] {
+  if (!isRecord(step)) {
+    const message = `expected a step (a map with one action key such as log or http), got ${describeValue(step)}`;
+    return [{ path, at: "value", message }];
+  }
+  const actionKeys = Object.keys(step).filter(
+    (key) => !(STEP_OPTION_KEYS as readonly string[]).includes(key),
+  );
+  const kinds = actionKeys.filter(isStepKind);
+  if (actionKeys.length === 0) {
+    return [{ path, at: "value", message: `missing action key (expected one of: ${KIND_LIST})` }];
+  }
+  const problems: DefinitionProblem[] = [];
+  for (const key of actionKeys) {
+    if (isStepKind(key)) continue;
+    const message =
+      kinds.length === 0
+        ? `unknown step kind "${key}" (expected one of: ${KIND_LIST})`
+        : `unknown key "${key}" (a step holds one action plus: ${OPTION_LIST})`;
+    problems.push({ path: [...path, key], at: "key", message });
+  }
+  for (const extra of kinds.slice(1)) {
+    const message = `more than one action in a step ("${kinds[0]}" and "${extra}"); give each its own step`;
+    problems.push({ path: [...path, extra], at: "key", message });
+  }
+  const options = validator("#/$defs/step_options");
+  if (!options(step)) problems.push(...schemaProblems(options.errors ?? [], path));
+  for (const kind of kinds) {
+    const action = validator(`#/$defs/action_${kind}`);
+    if (!action(step[kind])) problems.push(...schemaProblems(action.errors ?? [], [...path, kind]));
+  }
+  return problems;
+}
+
+function stringAt(item: unknown, key: string): string | undefined {
+  const value = isRecord(item) ? item[key] : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Reports each repeat of a string `key` among the items, at the repeat. */
+function duplicates(
+  items: unknown[],
+  listName: string,
+  key: string,
+  what: string,
+): DefinitionProblem[] {
+  const seen = new Set<string>();
+  const problems: DefinitionProblem[] = [];
+  items.forEach((item, index) => {
+    const name = stringAt(item, key);
+    if (name === undefined) return;
+    if (seen.has(name)) {
+      const message = `duplicate ${what} "${name}"`;
+      problems.push({ path: [listName, index, key], at: "value", message });
+    }
+    seen.add(name);
+  });
+  return problems;
+}
+
+/**
+ * Compares ids as normalised, so `id: input_url` clashes with an input whose json_key is url.
+ * Two implied ids clash only when their json_keys do, which is reported already.
+ */
+function inputIdProblems(inputs: unknown[]): DefinitionProblem[] {
+  const explicit = new Set<string>();
+  const implied = new Set<string>();
+  const problems: DefinitionProblem[] = [];
+  inputs.forEach((input, index) => {
+    const id = stringAt(input, "id");
+    const key = stringAt(input, "json_key");
+    if (id !== undefined) {
+      if (explicit.has(id) || implied.has(id)) {
+        const message = `duplicate input id "${id}"`;
+        problems.push({ path: ["inputs", index, "id"], at: "value", message });
+      }
+      explicit.add(id);
+    } else if (key !== undefined) {
+      const impliedId = `input_${key}`;
+      if (explicit.has(impliedId)) {
+        const message = `duplicate input id "${impliedId}" (implied by json_key "${key}")`;
+        problems.push({ path: ["inputs", index], at: "value", message });
+      }
+      implied.add(impliedId);
+    }
+  });
+  return problems;
+}
+
+const DEFAULT_CHECKS: Record<DataType, [expected: string, (value: unknown) => boolean]> = {
+  string: ["string", (value) => typeof value === "string"],
+  number: ["number", (value) => typeof value === "number"],
+  boolean: ["boolean", (value) => typeof value === "boolean"],
+  array: ["array", Array.isArray],
+  object: ["object", isRecord],
+  // A file or tab is named by text (a path, an address), so its default is a string.
+  file: ["string", (value) => typeof value === "string"],
+  tab: ["string", (value) => typeof value === "string"],
+};
+
+function defaultProblems(inputs: unknown[]): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  inputs.forEach((input, index) => {
+    if (!isRecord(input) || !("default" in input)) return;
+    const dataType = input.data_type;
+    // An unknown data_type is reported by the schema.
+    if (typeof dataType !== "string" || !Object.hasOwn(DEFAULT_CHECKS, dataType)) return;
+    const [expected, matches] = DEFAULT_CHECKS[dataType as DataType];
+    if (matches(input.default)) return;
+    const message = `default does not match data_type "${String(input.data_type)}": expected ${describeTypes([expected])}, got ${describeValue(input.default)}`;
+    problems.push({ path: ["inputs", index, "default"], at: "value", message });
+  });
+  return problems;
+}

@@ -1,0 +1,28 @@
+export { canonicalJson } from "./definition/canonical-json.js";
+export {
+  DEFAULT_SKILL_TIMEOUT_MS,
+  DURATION_PATTERN,
+  parseDuration,
+} from "./definition/duration.js";
+export {
+  formatIssue,
+  SkillDefinitionError,
+  type SkillDefinitionIssue,
+} from "./definition/errors.js";
+export { loadSkillFile } from "./definition/load.js";
+export { parseSkillDefinition } from "./definition/parse.js";
+export {
+  DATA_TYPES,
+  IDENTIFIER_PATTERN,
+  SKILL_DEFINITION_SCHEMA_ID,
+  SKILL_ID_PATTERN,
+  skillDefinitionSchema,
+} from "./definition/schema.js";
+export {
+  BROWSER_STEP_KINDS,
+  PLAIN_STEP_KINDS,
+  STEP_KINDS,
+  STEP_OPTION_KEYS,
+  stepKind,
+} from "./definition/step-kinds.js";
+export type * from "./definition/types.js";
