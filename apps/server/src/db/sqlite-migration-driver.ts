@@ -9,7 +9,9 @@ export function sqliteMigrationDriver(db: BetterSqlite3.Database): MigrationDriv
     },
     async query<T>(sql: string, params: unknown[] = []) {
       const statement = db.prepare(sql);
-      return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as T[];
+      if (statement.reader) return statement.all(...params) as T[];
+      statement.run(...params);
+      return [];
     },
     async transaction(work) {
       // IMMEDIATE takes the write lock at once, so two processes starting together migrate
