@@ -17,7 +17,13 @@ export async function loadSkillFile(path: string): Promise<SkillDefinition> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
     const reason = READ_FAILURES[code] ?? (error instanceof Error ? error.message : String(error));
-    const issue = { file: path, line: 0, column: 0, path: "$", message: `cannot read file: ${reason}` };
+    const issue = {
+      file: path,
+      line: 0,
+      column: 0,
+      path: "$",
+      message: `cannot read file: ${reason}`,
+    };
     throw new SkillDefinitionError([issue]);
   }
   return parseSkillDefinition(text, path);

@@ -50,6 +50,9 @@ export function parseSkillDefinition(text: string, file: string): SkillDefinitio
 }
 
 function syntaxMessage(error: YAMLError): string {
+  if (error.code === "MULTIPLE_DOCS") {
+    return "YAML syntax error: a skill file holds one document, but another starts here";
+  }
   const text = error.message.replace(/\.$/, "");
   return `YAML syntax error: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 }

@@ -69,7 +69,8 @@ const actionSchemas: Record<StepKind, SchemaObject> = {
       timeout: ref("duration"),
     },
     additionalProperties: false,
-    not: { required: ["json", "body"] },
+    // `properties` restated so ajv's strict mode sees the required keys defined.
+    not: { required: ["json", "body"], properties: { json: true, body: true } },
   },
   goto: {
     type: ["string", "object"],

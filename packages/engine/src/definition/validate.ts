@@ -9,9 +9,12 @@ import type { DataType } from "./types.js";
 let ajv: Ajv2020 | undefined;
 
 function validator(definition: string): ValidateFunction {
-  ajv ??= new Ajv2020({ allErrors: true, verbose: true, allowUnionTypes: true }).addSchema(
-    skillDefinitionSchema,
-  );
+  ajv ??= new Ajv2020({
+    strict: true,
+    allowUnionTypes: true,
+    allErrors: true,
+    verbose: true,
+  }).addSchema(skillDefinitionSchema);
   const validate = ajv.getSchema(`${SKILL_DEFINITION_SCHEMA_ID}${definition}`);
   if (validate === undefined) throw new Error(`no schema at ${definition}`);
   return validate;

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { keysCreate, keysList, keysRevoke } from "./cli/keys.js";
+import { migrateCommand } from "./cli/migrate.js";
+import { serve } from "./cli/serve.js";
+import { skillsImport } from "./cli/skills.js";
+
+const USAGE = `Usage: skillrun <command>
+
+  serve [--demo]                     start the API server (applies pending migrations first);
+                                     --demo imports skills/ for owner "demo" and prints an API key
+  migrate                            apply pending database migrations and exit
+  keys create --owner <owner>        create an API key (printed once, stored hashed)
+  keys list                          list API keys (id, owner, prefix, created, revoked)
+  keys revoke <id>                   revoke an API key
+  skills import <path> --owner <o>   import a skill file or a folder of them (upsert by id)
+
+Configuration comes from the environment (DATABASE_URL, HOST, PORT, ...): see the README.`;
+
+/** The `skillrun` command line: one sub-command per task, each in cli/. */
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      owner: { type: "string" },
+      demo: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const [command, sub, arg] = positionals;
+  if (values.help || command === undefined) {
+    console.log(USAGE);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  const owner = values.owner;
+  switch (`${command} ${sub ?? ""}`.trim()) {
+    case "serve":
+      return serve({ demo: values.demo === true });
+    case "migrate":
+      return migrateCommand();
+    case "keys create":
+      return owner ? keysCreate(owner) : usageError("keys create needs --owner <owner>");
+    case "keys list":
+      return keysList();
+    case "keys revoke":
+      return arg ? keysRevoke(arg) : usageError("keys revoke needs the key's id");
+    case "skills import":
+      if (!arg) return usageError("skills import needs a path");
+      return owner ? skillsImport(arg, owner) : usageError("skills import needs --owner <owner>");
+    default:
+      return usageError(`unknown command "${positionals.join(" ")}"`);
+  }
+}
+
+function usageError(message: string): number {
+  console.error(`skillrun: ${message}\n\n${USAGE}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // serve keeps running until a signal; the other commands end here.
+    if (code !== -1) process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`skillrun: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

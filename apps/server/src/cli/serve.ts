@@ -1,0 +1,61 @@
+import { pino } from "pino";
+import { createApp } from "../app.js";
+import { loadConfig } from "../config.js";
+import { openDatabase } from "../db/database.js";
+import { createRepositories } from "../repositories.js";
+import { DEMO_OWNER, prepareDemo } from "./demo.js";
+
+/**
+ * `skillrun serve`: migrates, listens, and runs until SIGINT/SIGTERM. Returns -1 ("still
+ * running") once listening; errors before that reject.
+ */
+export async function serve(options: { demo: boolean }): Promise<number> {
+  const config = loadConfig();
+  const logger = pino({ level: config.LOG_LEVEL });
+  const db = await openDatabase(config.DATABASE_URL);
+  const repos = createRepositories(db);
+  const demoKey = options.demo ? await prepareDemo(repos, config.DATABASE_URL) : undefined;
+
+  const app = createApp({
+    ...repos,
+    logger,
+    config: {
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      validateResponses: config.VALIDATE_RESPONSES,
+      publicUrl: config.PUBLIC_URL,
+    },
+  });
+  const server = app.listen(config.PORT, config.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`port ${config.PORT} on ${config.HOST} is in use; set PORT to another port`)
+          : error,
+      ),
+    );
+  });
+
+  const url = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+  logger.info({ url, database: db.flavour }, "skillrun listening");
+  console.log(
+    `\nSkillrun is listening on ${url}\n  API reference:  ${url}/docs\n  API base URL:   ${url}/v1`,
+  );
+  if (demoKey) {
+    console.log(`  API key (owner "${DEMO_OWNER}"): ${demoKey}\n`);
+    console.log(`Try:\n  curl -H "Authorization: Bearer ${demoKey}" ${url}/v1/skill/list\n`);
+  }
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, "shutting down");
+    server.close(() => {
+      db.close().finally(() => process.exit(0));
+    });
+    // Idle keep-alive connections would hold close() open.
+    server.closeIdleConnections();
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+  return -1;
+}

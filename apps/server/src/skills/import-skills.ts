@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+import { readdirSync, statSync } from "node:fs";
+import { extname, join } from "node:path";
+import {
+  canonicalJson,
+  loadSkillFile,
+  type SkillDefinition,
+  SkillDefinitionError,
+  type SkillDefinitionIssue,
+} from "@skillrun/engine";
+import type { ImportOutcome, SkillRecord, SkillRepository } from "../db/repositories/skills.js";
+import type { Input } from "../domain/api-types.js";
+
+export interface ImportResult {
+  file: string;
+  id: string;
+  outcome: ImportOutcome;
+}
+
+/** Every problem of every file, so one run of the import shows them all. */
+export class SkillImportFailed extends Error {
+  constructor(readonly issues: SkillDefinitionIssue[]) {
+    super(issues.map((i) => `${i.file}:${i.line}:${i.column}: ${i.path}: ${i.message}`).join("\n"));
+  }
+}
+
+const SKILL_FILE_EXTENSIONS = new Set([".yaml", ".yml"]);
+
+/** The skill files at `path`: the file itself, or the YAML files of a folder in name order. */
+export function skillFilesAt(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path)
+    .filter((name) => SKILL_FILE_EXTENSIONS.has(extname(name)))
+    .sort()
+    .map((name) => join(path, name));
+}
+
+/**
+ * Imports the skill files at `path` for `owner`: upsert by id, all or nothing. Any invalid file
+ * (or two files with one id) fails the whole import with every problem listed.
+ */
+export async function importSkills(
+  skills: SkillRepository,
+  owner: string,
+  path: string,
+): Promise<ImportResult[]> {
+  const files = skillFilesAt(path);
+  const issues: SkillDefinitionIssue[] = [];
+  const loaded: { file: string; definition: SkillDefinition }[] = [];
+  const fileOfId = new Map<string, string>();
+  for (const file of files) {
+    try {
+      const definition = await loadSkillFile(file);
+      const earlier = fileOfId.get(definition.id);
+      if (earlier) {
+        issues.push({
+          file,
+          line: 1,
+          column: 1,
+          path: "id",
+          message: `skill id "${definition.id}" is also defined in ${earlier}`,
+        });
+        continue;
+      }
+      fileOfId.set(definition.id, file);
+      loaded.push({ file, definition });
+    } catch (error) {
+      if (!(error instanceof SkillDefinitionError)) throw error;
+      issues.push(...error.issues);
+    }
+  }
+  if (issues.length > 0) throw new SkillImportFailed(issues);
+  const outcomes = await skills.importAll(
+    owner,
+    loaded.map(({ definition }) => toRecord(definition)),
+  );
+  return loaded.map(({ file, definition }, i) => ({
+    file,
+    id: definition.id,
+    outcome: outcomes[i] as ImportOutcome,
+  }));
+}
+
+function toRecord(definition: SkillDefinition): SkillRecord {
+  const inputs: Input[] = definition.inputs.map((input) => ({
+    id: input.id,
+    json_key: input.json_key,
+    data_type: input.data_type,
+    ...(input.description !== undefined && { description: input.description }),
+    required: input.required,
+    ...(input.default !== undefined && { default: input.default }),
+  }));
+  return {
+    id: definition.id,
+    name: definition.name,
+    description: definition.description ?? null,
+    inputs,
+    definition,
+    definitionHash: createHash("sha256").update(canonicalJson(definition)).digest("hex"),
+  };
+}

@@ -1,0 +1,255 @@
+import { describe, expect, it } from "vitest";
+import { SkillDefinitionError, type SkillDefinitionIssue } from "./errors.js";
+import { parseSkillDefinition } from "./parse.js";
+
+const KINDS =
+  "set, log, wait, http, goto, click, fill, press, select, wait_for, extract, screenshot, assert_text";
+
+function issuesOf(text: string): SkillDefinitionIssue[] {
+  try {
+    parseSkillDefinition(text, "skill.yaml");
+  } catch (error) {
+    if (error instanceof SkillDefinitionError) return [...error.issues];
+    throw error;
+  }
+  throw new Error("expected a SkillDefinitionError");
+}
+
+function issue(line: number, column: number, path: string, message: string): SkillDefinitionIssue {
+  return { file: "skill.yaml", line, column, path, message };
+}
+
+describe("parseSkillDefinition reports", () => {
+  it("an unknown step kind once, at its key", () => {
+    const text = `id: s
+name: S
+steps:
+  - log: start
+  - clik: { selector: "#go" }
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(5, 5, "steps/1/clik", `unknown step kind "clik" (expected one of: ${KINDS})`),
+    ]);
+  });
+
+  it("a missing key at the map that lacks it", () => {
+    const text = `id: s
+name: S
+inputs:
+  - { data_type: string }
+steps:
+  - wait: 1s
+`;
+    expect(issuesOf(text)).toEqual([issue(4, 5, "inputs/0", 'missing required key "json_key"')]);
+  });
+
+  it("a missing top-level key at the top of the file", () => {
+    expect(issuesOf("id: s\nname: S\n")).toEqual([
+      issue(1, 1, "$", 'missing required key "steps"'),
+    ]);
+  });
+
+  it("an unknown key at that key, naming the allowed ones", () => {
+    const text = `id: s
+name: S
+steps:
+  - wait: 1s
+retries: 3
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(
+        5,
+        1,
+        "retries",
+        'unknown key "retries" (allowed: id, name, description, inputs, timeout, steps)',
+      ),
+    ]);
+  });
+
+  it("a wrong type at the value", () => {
+    const text = `id: s
+name: S
+steps:
+  - http:
+      url: https://example.test/
+      expect_status: "200"
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(6, 22, "steps/0/http/expect_status", 'expected a whole number or a list, got "200"'),
+    ]);
+  });
+
+  it("a bad duration", () => {
+    const text = `id: s
+name: S
+steps:
+  - wait: 2x
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(4, 11, "steps/0/wait", '"2x" is not a duration (expected e.g. 500ms, 2s, 2m)'),
+    ]);
+  });
+
+  it("a number where a duration belongs", () => {
+    const text = "id: s\nname: S\ntimeout: 30\nsteps:\n  - wait: 1s\n";
+    expect(issuesOf(text)).toEqual([
+      issue(3, 10, "timeout", "expected a duration such as 500ms, 2s or 2m, got 30"),
+    ]);
+  });
+
+  it("a duplicate input json_key at the repeat", () => {
+    const text = `id: s
+name: S
+inputs:
+  - { json_key: url, data_type: string }
+  - { json_key: url, data_type: string }
+steps:
+  - wait: 1s
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(5, 17, "inputs/1/json_key", 'duplicate input json_key "url"'),
+    ]);
+  });
+
+  it("an explicit input id that clashes with one implied by a json_key", () => {
+    const text = `id: s
+name: S
+inputs:
+  - { json_key: url, data_type: string }
+  - { id: input_url, json_key: link, data_type: string }
+steps:
+  - wait: 1s
+`;
+    expect(issuesOf(text)).toEqual([issue(5, 11, "inputs/1/id", 'duplicate input id "input_url"')]);
+  });
+
+  it("a duplicate step id at the repeat", () => {
+    const text = `id: s
+name: S
+steps:
+  - id: notify
+    log: one
+  - id: notify
+    log: two
+`;
+    expect(issuesOf(text)).toEqual([issue(6, 9, "steps/1/id", 'duplicate step id "notify"')]);
+  });
+
+  it("a default that does not match its data_type", () => {
+    const text = `id: s
+name: S
+inputs:
+  - { json_key: limit, data_type: number, required: false, default: "100" }
+steps:
+  - wait: 1s
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(
+        4,
+        69,
+        "inputs/0/default",
+        'default does not match data_type "number": expected a number, got "100"',
+      ),
+    ]);
+  });
+
+  it("an unknown data_type, listing the known ones", () => {
+    const text = `id: s
+name: S
+inputs:
+  - { json_key: q, data_type: text }
+steps:
+  - wait: 1s
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(
+        4,
+        31,
+        "inputs/0/data_type",
+        '"text" is not one of: string, number, boolean, array, object, file, tab',
+      ),
+    ]);
+  });
+
+  it("a step with two actions, at the second", () => {
+    const text = `id: s
+name: S
+steps:
+  - goto: https://example.test/
+    click: { selector: a }
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(
+        5,
+        5,
+        "steps/0/click",
+        'more than one action in a step ("goto" and "click"); give each its own step',
+      ),
+    ]);
+  });
+
+  it("a step with no action", () => {
+    const text = "id: s\nname: S\nsteps:\n  - id: lonely\n";
+    expect(issuesOf(text)).toEqual([
+      issue(4, 5, "steps/0", `missing action key (expected one of: ${KINDS})`),
+    ]);
+  });
+
+  it("json and body together in one http step", () => {
+    const text = `id: s
+name: S
+steps:
+  - http: { method: POST, url: https://example.test/, json: {}, body: "x" }
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(4, 65, "steps/0/http/body", '"json" and "body" cannot be used together'),
+    ]);
+  });
+
+  it("an empty value at its key", () => {
+    const text = "id: s\nname: S\nsteps:\n  - fill:\n";
+    expect(issuesOf(text)).toEqual([issue(4, 5, "steps/0/fill", "expected a map, got nothing")]);
+  });
+
+  it("a bad step option beside a valid action", () => {
+    const text = `id: s
+name: S
+steps:
+  - log: hi
+    retry: { attempts: 11 }
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(5, 24, "steps/0/retry/attempts", "must be at most 10, got 11"),
+    ]);
+  });
+
+  it("a YAML syntax error at its line", () => {
+    const text = "id: s\nname: S\nname: T\nsteps:\n  - wait: 1s\n";
+    expect(issuesOf(text)).toEqual([
+      issue(3, 1, "$", "YAML syntax error: map keys must be unique"),
+    ]);
+  });
+
+  it("a file that is not a map", () => {
+    expect(issuesOf("")).toEqual([
+      issue(1, 1, "$", "expected a skill definition (a map with id, name and steps), got nothing"),
+    ]);
+  });
+
+  it("every issue in source order, one per line of the message", () => {
+    const text = `id: s
+name: S
+steps:
+  - wait: soon
+  - clik: a
+timeout: 2x
+`;
+    expect(() => parseSkillDefinition(text, "skills/s.yaml")).toThrow(
+      [
+        'skills/s.yaml:4:11: steps/0/wait: "soon" is not a duration (expected e.g. 500ms, 2s, 2m)',
+        `skills/s.yaml:5:5: steps/1/clik: unknown step kind "clik" (expected one of: ${KINDS})`,
+        'skills/s.yaml:6:10: timeout: "2x" is not a duration (expected e.g. 500ms, 2s, 2m)',
+      ].join("\n"),
+    );
+  });
+});
