@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { createApp } from "../app.js";
 import { loadConfig } from "../config.js";
@@ -37,7 +38,9 @@ export async function serve(options: { demo: boolean }): Promise<number> {
     );
   });
 
-  const url = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+  // PORT=0 picks a free port: report the one actually bound.
+  const { port } = server.address() as AddressInfo;
+  const url = config.PUBLIC_URL ?? `http://${config.HOST}:${port}`;
   logger.info({ url, database: db.flavour }, "skillrun listening");
   console.log(
     `\nSkillrun is listening on ${url}\n  API reference:  ${url}/docs\n  API base URL:   ${url}/v1`,
