@@ -45,7 +45,9 @@ export function createApp(deps: AppDeps): Express {
     }
     next();
   });
-  app.use(express.json({ limit: deps.config.bodyLimitBytes }));
+  // Not strict: any JSON value parses, so a body such as "abc" reaches the validator and is
+  // reported as the wrong type (FastAPI's answer) rather than as a decode error.
+  app.use(express.json({ limit: deps.config.bodyLimitBytes, strict: false }));
   app.use(
     openApiValidator({
       specPath: paths.openapi,

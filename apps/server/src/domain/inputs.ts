@@ -23,7 +23,8 @@ export function checkInputs(
   const known = new Set(declared.map((d) => d.json_key));
 
   for (const input of declared) {
-    const raw = supplied[input.json_key];
+    // Own keys only: a key such as `constructor` must not find Object.prototype's member.
+    const raw = Object.hasOwn(supplied, input.json_key) ? supplied[input.json_key] : undefined;
     const loc = ["body", "inputs", input.json_key];
     if (raw === undefined || raw === null) {
       if (input.required === false) {

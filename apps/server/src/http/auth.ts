@@ -12,11 +12,26 @@ const owners = new WeakMap<Request, string>();
 export function bearerAuth(apiKeys: ApiKeyRepository) {
   return async (req: Request): Promise<boolean> => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
-    const owner = match?.[1] ? await apiKeys.ownerOf(match[1]) : null;
+    const owner = match?.[1] ? await lookUp(apiKeys, match[1], req) : null;
     if (owner === null) throw new NotAuthenticated();
     owners.set(req, owner);
     return true;
   };
+}
+
+// The validator answers 401 for anything a security handler throws unless it carries another
+// status: a failing key store must be a 500, not a rejected key.
+async function lookUp(
+  apiKeys: ApiKeyRepository,
+  key: string,
+  req: Request,
+): Promise<string | null> {
+  try {
+    return await apiKeys.ownerOf(key);
+  } catch (error) {
+    req.log.error({ err: error }, "API key lookup failed");
+    throw Object.assign(new Error("API key lookup failed"), { status: 500 });
+  }
 }
 
 /** The owner of the API key that authenticated this request. */

@@ -38,16 +38,31 @@ export function fromBodyParserError(error: unknown): AppError | null {
       },
     ]);
   }
-  if (type === "charset.unsupported" || type === "encoding.unsupported") {
+  // Any other failure to read the body (an unsupported charset or encoding, a gzip body that is
+  // not gzip): the body is at fault, not the server.
+  const status = (error as { status?: unknown } | null)?.status;
+  const exposed = (error as { expose?: unknown } | null)?.expose === true;
+  if (exposed && (status === 400 || status === 415) && !isValidatorError(error)) {
     return new RequestInvalid([
-      { loc: ["body"], msg: String((error as Error).message), type: "value_error" },
+      {
+        loc: ["body"],
+        msg: `Value error, the request body could not be read: ${(error as Error).message}`,
+        type: "value_error",
+      },
     ]);
   }
   return null;
 }
 
-/** Turns a validator error into the contract's: 401, 404, 413, or 422 with one issue per fault. */
-export function fromValidatorError(error: ValidatorError, req: Request): AppError {
+/**
+ * Turns a validator error into the contract's: 401, 404, 413, or 422 with one issue per fault.
+ * Null for the validator's own 500s (a response that breaks the contract, a failing key
+ * lookup): those are the server's fault and answered as unexpected errors.
+ */
+export function fromValidatorError(error: ValidatorError, req: Request): AppError | null {
+  if (error.status >= 500) return null;
+  // A path whose percent-encoding does not decode names no route.
+  if (error.errors.some((e) => e.message.startsWith("malformed uri"))) return new RouteNotFound();
   switch (error.status) {
     case 401:
     case 403:
@@ -85,6 +100,14 @@ function toIssue(e: ValidatorError["errors"][number]): ValidationIssue {
   const [part = "body", ...field] = e.path.split("/").filter(Boolean);
   const loc = [PART_NAMES[part] ?? part, ...field.map((f) => (/^\d+$/.test(f) ? Number(f) : f))];
   const rule = (e.errorCode ?? "").replace(/\.openapi\.validation$/, "");
+  // A JSON body that is not an object at all: FastAPI's wording for the whole body.
+  if (part === "body" && field.length === 0 && rule === "type") {
+    return {
+      loc,
+      msg: "Input should be a valid dictionary or object to extract fields from",
+      type: "model_attributes_type",
+    };
+  }
   return { loc, ...pydanticError(rule, e.message, part) };
 }
 

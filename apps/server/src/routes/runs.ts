@@ -44,7 +44,8 @@ export function runsRouter(deps: {
     }
     const skillId = queryString(req, "skill_id");
     const states = queryList(req, "state_filter") as RunState[] | undefined;
-    const limit = Number(queryString(req, "limit") ?? DEFAULT_PAGE_SIZE);
+    // The validator has already converted `limit` to a number.
+    const limit = Number(req.query.limit ?? DEFAULT_PAGE_SIZE);
     const page = await runs.list(ownerOf(req), { skillId, states, limit, after });
     if (page.next) {
       const next = new URLSearchParams();

@@ -1,0 +1,25 @@
+import type { RunRepository } from "../../src/db/repositories/runs.js";
+import type { SkillRepository } from "../../src/db/repositories/skills.js";
+
+/** The message of the failure the broken repositories throw; it must never reach a client. */
+export const FAILURE_MESSAGE = "SQLITE_IOERR: disk I/O error in /var/lib/skillrun/private.db";
+
+const fail = async (): Promise<never> => {
+  throw new Error(FAILURE_MESSAGE);
+};
+
+/** A RunRepository whose every method fails, as with a database gone away. */
+export const failingRuns = {
+  create: fail,
+  get: fail,
+  list: fail,
+  cancel: fail,
+} satisfies Record<keyof RunRepository, unknown> as unknown as RunRepository;
+
+/** A SkillRepository whose every method fails. */
+export const failingSkills = {
+  get: fail,
+  definition: fail,
+  list: fail,
+  importAll: fail,
+} satisfies Record<keyof SkillRepository, unknown> as unknown as SkillRepository;
