@@ -13,6 +13,15 @@ const ConfigSchema = z.object({
   // The address clients reach this server at; signed video links are built on it. Defaults to
   // http://HOST:PORT.
   PUBLIC_URL: z.url().optional(),
+  // The video store: one `<run id>.webm` per recorded run. Created when the first video is written;
+  // a relative path is relative to the working directory.
+  VIDEO_DIR: z.string().min(1).default("./data/videos"),
+  // How long a signed video address (`video_url`) stays valid, in seconds.
+  VIDEO_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  // The HMAC key video addresses are signed with. Unset: a random one is generated once and kept in
+  // `video-signing-secret` beside the SQLite file (./data with PostgreSQL). Servers that share a
+  // database must share this secret, or an address one signs is refused by another.
+  VIDEO_SIGNING_SECRET: z.string().min(32).optional(),
   // Largest accepted request body, in bytes; larger bodies get a 413.
   BODY_LIMIT_BYTES: z.coerce
     .number()

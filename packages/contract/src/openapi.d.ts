@@ -109,9 +109,38 @@ export interface paths {
         /**
          * Video address of a run
          * @description An absolute, signed, expiring address of the run's video that a browser or video player
-         *     can open without the bearer header. 404 while the run has no video.
+         *     can open without the bearer header (it is `GET /run/{id}/video` with `expires` and
+         *     `signature`). Each call signs a fresh address, valid for the server's configured time
+         *     (an hour by default). 404 while the run has no video.
          */
         get: operations["getRunVideoUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/run/{id}/video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Video of a run
+         * @description The run's video as WebM, at the signed address that `GET /run/{id}/video_url` (or a
+         *     RunSession's `video_url`) gives. No API key is needed: the signature authorises the
+         *     request, so a browser's `<video>` element or a video player can open the address as it
+         *     is, until `expires`.
+         *
+         *     Byte ranges are supported (`Range: bytes=…` is answered with 206 and `Content-Range`) so
+         *     that players can seek. Responses carry `ETag` and `Last-Modified`; `If-None-Match`,
+         *     `If-Modified-Since`, `If-Match`, `If-Unmodified-Since` and `If-Range` are honoured.
+         */
+        get: operations["getRunVideo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -251,7 +280,8 @@ export interface components {
             } | null;
             /**
              * Format: uri
-             * @description Signed, expiring address of the run's video, when it has one.
+             * @description Signed, expiring address of the run's video, as `GET /run/{id}/video_url` gives it;
+             *     null while the run has no video.
              */
             video_url?: string | null;
         };
@@ -263,6 +293,11 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /**
+         * Format: binary
+         * @description WebM video bytes (VP8 or VP9).
+         */
+        VideoBytes: string;
         ErrorDetail: {
             /** @description What went wrong, for people. */
             detail: string;
@@ -380,7 +415,14 @@ export interface components {
         RunId: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Always `bytes`; the video can be fetched in parts with `Range`. */
+        AcceptRanges: string;
+        /** @description Identifies this version of the video, for `If-None-Match`, `If-Match` and `If-Range`. */
+        ETag: string;
+        /** @description When the video was last written, for `If-Modified-Since` and `If-Range`. */
+        LastModified: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -534,6 +576,121 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRunVideo: {
+        parameters: {
+            query: {
+                /** @description When the address stops working, in Unix seconds. Part of what is signed. */
+                expires: number;
+                /**
+                 * @description HMAC-SHA256 of the run id and `expires` under the server's secret, base64url without
+                 *     padding.
+                 */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole video. */
+            200: {
+                headers: {
+                    "Accept-Ranges": components["headers"]["AcceptRanges"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["LastModified"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/webm": components["schemas"]["VideoBytes"];
+                };
+            };
+            /** @description The requested byte range of the video (`Range: bytes=…`). */
+            206: {
+                headers: {
+                    /** @description Which bytes of how many the body holds, e.g. `bytes 0-9/52431`. */
+                    "Content-Range": string;
+                    "Accept-Ranges": components["headers"]["AcceptRanges"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["LastModified"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/webm": components["schemas"]["VideoBytes"];
+                };
+            };
+            /**
+             * @description The video has not changed since the copy the caller holds (`If-None-Match` or
+             *     `If-Modified-Since`); no body.
+             */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["LastModified"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The signature does not match the run and expiry, or the address has expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The run has no video (any more). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Run has no video"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description `If-Match` or `If-Unmodified-Since` does not hold for the video. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Precondition Failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The requested range lies outside the video. */
+            416: {
+                headers: {
+                    /** @description The video's size, e.g. `bytes *\/52431`. */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Range Not Satisfiable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { flavourOf, sqlitePath } from "../db/database-url.js";
+import { dirname, join } from "node:path";
+import { localDataDir } from "../db/database-url.js";
 import { paths } from "../paths.js";
 import type { Repositories } from "../repositories.js";
 import { importSkills } from "../skills/import-skills.js";
@@ -14,7 +14,7 @@ export const DEMO_OWNER = "demo";
  */
 export async function prepareDemo(repos: Repositories, databaseUrl: string): Promise<string> {
   await importSkills(repos.skills, DEMO_OWNER, paths.skills);
-  const keyFile = demoKeyFile(databaseUrl);
+  const keyFile = join(localDataDir(databaseUrl), "demo-api-key");
   if (existsSync(keyFile)) {
     const kept = readFileSync(keyFile, "utf8").trim();
     if ((await repos.apiKeys.ownerOf(kept)) === DEMO_OWNER) return kept;
@@ -23,10 +23,4 @@ export async function prepareDemo(repos: Repositories, databaseUrl: string): Pro
   mkdirSync(dirname(keyFile), { recursive: true });
   writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
   return key;
-}
-
-function demoKeyFile(databaseUrl: string): string {
-  const dir =
-    flavourOf(databaseUrl) === "sqlite" ? dirname(sqlitePath(databaseUrl)) : resolve("data");
-  return join(dir, "demo-api-key");
 }

@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 
 export type Flavour = "sqlite" | "postgres";
 
@@ -16,4 +16,12 @@ export function sqlitePath(url: string): string {
   const path = url.slice("file:".length).replace(/\?.*$/, "");
   if (path === "") throw new Error("DATABASE_URL file: needs a path, e.g. file:./data/skillrun.db");
   return isAbsolute(path) ? path : resolve(process.cwd(), path);
+}
+
+/**
+ * The folder for the small files the server keeps beside its data (the demo key, the video
+ * signing secret): the SQLite file's folder, or ./data for PostgreSQL.
+ */
+export function localDataDir(url: string): string {
+  return flavourOf(url) === "sqlite" ? dirname(sqlitePath(url)) : resolve("data");
 }

@@ -41,6 +41,38 @@ export class VideoNotFound extends AppError {
   }
 }
 
+/** A video address whose signature does not match its run and expiry. */
+export class VideoLinkInvalid extends AppError {
+  readonly status = 403;
+  constructor() {
+    super("Invalid video signature");
+  }
+}
+
+/** A genuine video address past its expiry. */
+export class VideoLinkExpired extends AppError {
+  readonly status = 403;
+  constructor() {
+    super("Video link expired");
+  }
+}
+
+/** A conditional request (`If-Match`, `If-Unmodified-Since`) whose condition does not hold. */
+export class PreconditionFailed extends AppError {
+  readonly status = 412;
+  constructor() {
+    super("Precondition Failed");
+  }
+}
+
+/** A `Range` wholly outside the file; the response also says the size in `Content-Range`. */
+export class RangeNotSatisfiable extends AppError {
+  readonly status = 416;
+  constructor() {
+    super("Range Not Satisfiable");
+  }
+}
+
 /** A route the contract does not have: FastAPI's plain 404. */
 export class RouteNotFound extends AppError {
   readonly status = 404;
