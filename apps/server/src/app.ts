@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { ApiKeyRepository } from "./db/repositories/api-keys.js";
 import type { RunRepository } from "./db/repositories/runs.js";
 import type { SkillRepository } from "./db/repositories/skills.js";
+import type { Clock } from "./domain/clock.js";
 import { RouteNotFound } from "./domain/errors.js";
 import { docsRouter } from "./http/docs.js";
 import { errorHandler } from "./http/error-handler.js";
@@ -11,17 +12,25 @@ import { openApiValidator } from "./http/validator.js";
 import { paths } from "./paths.js";
 import { runsRouter } from "./routes/runs.js";
 import { skillsRouter } from "./routes/skills.js";
+import { videosRouter } from "./routes/videos.js";
+import { VideoUrlSigner } from "./videos/signed-url.js";
+import type { VideoStore } from "./videos/video-store.js";
 
 /** What the HTTP app is built from; main wiring and tests each supply their own. */
 export interface AppDeps {
   apiKeys: ApiKeyRepository;
   runs: RunRepository;
   skills: SkillRepository;
+  videos: VideoStore;
+  /** The time video addresses expire by. */
+  clock: Clock;
   logger: Logger;
   config: {
     bodyLimitBytes: number;
     validateResponses: boolean;
     publicUrl: string | undefined;
+    videoUrlTtlSeconds: number;
+    videoSigningSecret: string;
   };
 }
 
@@ -55,10 +64,22 @@ export function createApp(deps: AppDeps): Express {
       validateResponses: deps.config.validateResponses,
     }),
   );
+  const signer = new VideoUrlSigner(
+    deps.config.videoSigningSecret,
+    deps.config.videoUrlTtlSeconds,
+    deps.clock,
+  );
   app.use(
     "/v1",
-    runsRouter({ runs: deps.runs, skills: deps.skills, publicUrl: deps.config.publicUrl }),
+    runsRouter({
+      runs: deps.runs,
+      skills: deps.skills,
+      videos: deps.videos,
+      signer,
+      publicUrl: deps.config.publicUrl,
+    }),
   );
+  app.use("/v1", videosRouter({ videos: deps.videos, signer }));
   app.use("/v1", skillsRouter(deps.skills));
 
   app.use((_req, _res, next) => next(new RouteNotFound()));

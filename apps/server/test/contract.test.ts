@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
-import { FAILURE_MESSAGE, failingRuns, failingSkills } from "./support/failing-repositories.js";
+import {
+  FAILURE_MESSAGE,
+  failingRuns,
+  failingSkills,
+  failingVideos,
+} from "./support/failing-repositories.js";
 import { call, oversizedRunBody, type Reply, skillRecord, TOO_LONG_ID } from "./support/http.js";
 import { bodyValidator, declaredResponse, type Operation, operations } from "./support/spec.js";
+import { tampered, VIDEO_BYTES, withQuery } from "./support/videos.js";
 
 /**
  * The spec-driven contract suite: every status every operation of openapi.yaml declares is
@@ -18,9 +24,12 @@ interface Ctx {
   bob: string;
   /** alice's key on the broken server. */
   brokenKey: string;
-  /** A queued run of alice's, and one of bob's. */
+  /** A queued run of alice's (without a video), and one of bob's. */
   aliceRun: string;
   bobRun: string;
+  /** Two runs of alice's with VIDEO_BYTES as their video. */
+  videoRun: string;
+  otherVideoRun: string;
 }
 
 /** One way to provoke a status; `check` adds what the generic checks cannot know. */
@@ -69,6 +78,20 @@ async function newRun(ctx: Ctx): Promise<string> {
     inputs: {},
   });
   return run.id;
+}
+
+/** The signed address of a run's video, as alice gets it from the API. */
+async function signedUrl(ctx: Ctx, runId: string): Promise<string> {
+  const reply = await call(ctx.main.origin, "GET", `/v1/run/${runId}/video_url`, {
+    key: ctx.alice,
+  });
+  expect(reply.status, reply.text).toBe(200);
+  return reply.body as string;
+}
+
+/** GET of the run's signed video address, without a key, with `headers`. */
+async function fetchVideo(ctx: Ctx, headers: Record<string, string> = {}): Promise<Reply> {
+  return call(ctx.main.origin, "GET", await signedUrl(ctx, ctx.videoRun), { headers });
 }
 
 const table: Table = {
@@ -180,6 +203,15 @@ const table: Table = {
       {
         name: "the caller's run",
         send: (ctx) => call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}`, { key: ctx.alice }),
+        check: (reply) => expect((reply.body as { video_url: unknown }).video_url).toBeNull(),
+      },
+      {
+        name: "the caller's run with a video",
+        send: (ctx) => call(ctx.main.origin, "GET", `/v1/run/${ctx.videoRun}`, { key: ctx.alice }),
+        check: (reply, ctx) =>
+          expect((reply.body as { video_url: unknown }).video_url).toMatch(
+            new RegExp(`^${ctx.main.origin}/v1/run/${ctx.videoRun}/video\\?`),
+          ),
       },
     ],
     "401": unauthorized((ctx, key) =>
@@ -246,10 +278,19 @@ const table: Table = {
   },
 
   getRunVideoUrl: {
-    "200": {
-      unreachable:
-        "no run is recorded yet (no worker, no video store): GET /run/{id}/video_url always answers 404",
-    },
+    "200": [
+      {
+        name: "a run with a video",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.videoRun}/video_url`, { key: ctx.alice }),
+        check: (reply, ctx) =>
+          expect(reply.body).toMatch(
+            new RegExp(
+              `^${ctx.main.origin}/v1/run/${ctx.videoRun}/video\\?expires=\\d+&signature=[\\w-]{43}$`,
+            ),
+          ),
+      },
+    ],
     "401": unauthorized((ctx, key) =>
       call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/video_url`, { key }),
     ),
@@ -283,6 +324,106 @@ const table: Table = {
     "500": failing((ctx) =>
       call(ctx.broken.origin, "GET", "/v1/run/run_anything/video_url", { key: ctx.brokenKey }),
     ),
+  },
+
+  getRunVideo: {
+    "200": [
+      {
+        name: "a signed address, without a key",
+        send: (ctx) => fetchVideo(ctx),
+        check: (reply) => {
+          expect(reply.bytes).toEqual(VIDEO_BYTES);
+          expect(reply.headers.get("accept-ranges")).toBe("bytes");
+        },
+      },
+    ],
+    "206": [
+      {
+        name: "Range: bytes=0-9",
+        send: (ctx) => fetchVideo(ctx, { range: "bytes=0-9" }),
+        check: (reply) => {
+          expect(reply.headers.get("content-range")).toBe(`bytes 0-9/${VIDEO_BYTES.length}`);
+          expect(reply.bytes).toEqual(VIDEO_BYTES.slice(0, 10));
+        },
+      },
+    ],
+    "304": [
+      {
+        name: "If-None-Match with the video's ETag",
+        send: async (ctx) => {
+          const etag = (await fetchVideo(ctx)).headers.get("etag");
+          expect(etag).toBeTruthy();
+          // fetch() would add `Cache-Control: no-cache` to a conditional request, which asks for
+          // the full body; a browser revalidating its copy sends max-age=0.
+          return fetchVideo(ctx, { "if-none-match": etag as string, "cache-control": "max-age=0" });
+        },
+      },
+    ],
+    "403": [
+      {
+        name: "a tampered signature",
+        send: async (ctx) => {
+          const url = await signedUrl(ctx, ctx.videoRun);
+          const signature = new URL(url).searchParams.get("signature") as string;
+          return call(ctx.main.origin, "GET", withQuery(url, { signature: tampered(signature) }));
+        },
+        check: (reply) => expect(reply.body).toEqual({ detail: "Invalid video signature" }),
+      },
+      {
+        name: "another run's signature",
+        send: async (ctx) => {
+          const other = new URL(await signedUrl(ctx, ctx.otherVideoRun)).search;
+          return call(ctx.main.origin, "GET", `/v1/run/${ctx.videoRun}/video${other}`);
+        },
+        check: (reply) => expect(reply.body).toEqual({ detail: "Invalid video signature" }),
+      },
+    ],
+    "404": [
+      {
+        name: "a genuine address of a run without a video",
+        send: (ctx) => call(ctx.main.origin, "GET", ctx.main.videoUrlFor(ctx.aliceRun)),
+        check: (reply) => expect(reply.body).toEqual({ detail: "Run has no video" }),
+      },
+    ],
+    "412": [
+      {
+        name: "If-Match with another ETag",
+        send: (ctx) => fetchVideo(ctx, { "if-match": '"not-this-video"' }),
+      },
+    ],
+    "416": [
+      {
+        name: "a range past the end",
+        send: (ctx) => fetchVideo(ctx, { range: `bytes=${VIDEO_BYTES.length}-` }),
+        check: (reply) =>
+          expect(reply.headers.get("content-range")).toBe(`bytes */${VIDEO_BYTES.length}`),
+      },
+    ],
+    "422": [
+      {
+        name: "no signature",
+        send: async (ctx) =>
+          call(
+            ctx.main.origin,
+            "GET",
+            withQuery(await signedUrl(ctx, ctx.videoRun), { signature: undefined }),
+          ),
+        check: (reply) =>
+          expect(reply.body).toEqual({
+            detail: [{ loc: ["query", "signature"], msg: "Field required", type: "missing" }],
+          }),
+      },
+      {
+        name: "expires that is not an integer",
+        send: async (ctx) =>
+          call(
+            ctx.main.origin,
+            "GET",
+            withQuery(await signedUrl(ctx, ctx.videoRun), { expires: "soon" }),
+          ),
+      },
+    ],
+    "500": failing((ctx) => call(ctx.broken.origin, "GET", ctx.broken.videoUrlFor("run_anything"))),
   },
 
   listSkills: {
@@ -374,12 +515,25 @@ function expectDeclaredResponse(op: Operation, status: string, reply: Reply): vo
   expect(reply.headers.get("x-request-id")).toBeTruthy();
 
   const declared = declaredResponse(op, status);
+  for (const [name, header] of Object.entries(declared.headers)) {
+    if (header.required) expect(reply.headers.get(name), `header ${name}`).not.toBeNull();
+  }
   const mediaTypes = Object.keys(declared.content);
   const contentType = reply.headers.get("content-type") ?? "";
+  if (mediaTypes.length === 0) {
+    // Declared without content (a 304): there is none.
+    expect(reply.bytes).toHaveLength(0);
+    return;
+  }
   expect(
     mediaTypes.some((t) => contentType.startsWith(t)),
     `content-type ${contentType}`,
   ).toBe(true);
+  if (!contentType.startsWith("application/json")) {
+    // A binary body (a video) has no structure to check; its provocation compares the bytes.
+    expect(reply.bytes.length).toBeGreaterThan(0);
+    return;
+  }
 
   const validate = bodyValidator(op, status);
   const valid = validate(reply.body);
@@ -411,7 +565,12 @@ describe("every operation answers each declared status as openapi.yaml declares 
   beforeAll(async () => {
     ctx.main = await startTestServer();
     ctx.broken = await startTestServer({
-      override: (deps) => ({ ...deps, runs: failingRuns, skills: failingSkills }),
+      override: (deps) => ({
+        ...deps,
+        runs: failingRuns,
+        skills: failingSkills,
+        videos: failingVideos,
+      }),
     });
     ctx.alice = await ctx.main.keyFor("alice");
     ctx.bob = await ctx.main.keyFor("bob");
@@ -430,6 +589,10 @@ describe("every operation answers each declared status as openapi.yaml declares 
       inputs: {},
     });
     ctx.bobRun = bobRun.id;
+    ctx.videoRun = await newRun(ctx);
+    ctx.otherVideoRun = await newRun(ctx);
+    await ctx.main.putVideo(ctx.videoRun, VIDEO_BYTES);
+    await ctx.main.putVideo(ctx.otherVideoRun, VIDEO_BYTES);
   });
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ let env: NodeJS.ProcessEnv;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "skillrun-cli-"));
   env = { ...process.env, DATABASE_URL: `file:${join(dir, "skillrun.db")}`, LOG_LEVEL: "silent" };
+  delete env.VIDEO_SIGNING_SECRET;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -102,6 +103,8 @@ describe("skillrun CLI", () => {
       const skills = (await response.json()) as { id: string; owner: string }[];
       expect(skills.map((s) => s.id)).toContain("skill_sum");
       expect(skills.every((s) => s.owner === "demo")).toBe(true);
+      // No VIDEO_SIGNING_SECRET: one was made beside the database, for this user only.
+      expect(statSync(join(dir, "video-signing-secret")).mode & 0o777).toBe(0o600);
     } finally {
       const exited = new Promise((resolve) => server.once("exit", resolve));
       server.kill("SIGTERM");

@@ -1,9 +1,14 @@
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { pino } from "pino";
 import { createApp } from "../app.js";
 import { loadConfig } from "../config.js";
 import { openDatabase } from "../db/database.js";
+import { localDataDir } from "../db/database-url.js";
+import { systemClock } from "../domain/clock.js";
 import { createRepositories } from "../repositories.js";
+import { keptSigningSecret } from "../videos/signing-secret.js";
+import { VideoStore } from "../videos/video-store.js";
 import { DEMO_OWNER, prepareDemo } from "./demo.js";
 
 /**
@@ -17,13 +22,21 @@ export async function serve(options: { demo: boolean }): Promise<number> {
   const repos = createRepositories(db);
   const demoKey = options.demo ? await prepareDemo(repos, config.DATABASE_URL) : undefined;
 
+  const videoSigningSecret =
+    config.VIDEO_SIGNING_SECRET ??
+    keptSigningSecret(join(localDataDir(config.DATABASE_URL), "video-signing-secret"));
+
   const app = createApp({
     ...repos,
+    videos: new VideoStore(config.VIDEO_DIR),
+    clock: systemClock,
     logger,
     config: {
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       validateResponses: config.VALIDATE_RESPONSES,
       publicUrl: config.PUBLIC_URL,
+      videoUrlTtlSeconds: config.VIDEO_URL_TTL_SECONDS,
+      videoSigningSecret,
     },
   });
   const server = app.listen(config.PORT, config.HOST);

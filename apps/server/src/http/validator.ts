@@ -22,6 +22,9 @@ export function openApiValidator(options: {
       // Report every fault at once, as FastAPI does.
       allErrors: true,
     },
+    // Response validation wraps res.json only. The video bytes res.sendFile streams (200, 206) and
+    // the bodiless 304 of GET /run/{id}/video never pass through it, so they go out untouched,
+    // while that operation's JSON errors are validated like every other response.
     validateResponses: options.validateResponses ? { removeAdditional: false } : false,
     validateSecurity: { handlers: { HTTPBearer: bearerAuth(options.apiKeys) } },
     // Unknown paths under /v1 are a 404 from the validator rather than a silent pass-through.

@@ -1,12 +1,15 @@
 import express, { type Request, type Router } from "express";
 import type { RunRepository } from "../db/repositories/runs.js";
 import type { SkillRepository } from "../db/repositories/skills.js";
+import type { RunSession } from "../domain/api-types.js";
 import { decodeCursor, encodeCursor } from "../domain/cursor.js";
 import { RequestInvalid, RunNotFound, SkillNotFound, VideoNotFound } from "../domain/errors.js";
 import { checkInputs } from "../domain/inputs.js";
 import type { RunState } from "../domain/run-states.js";
 import { ownerOf } from "../http/auth.js";
 import { publicBaseUrl } from "../http/public-url.js";
+import type { VideoUrlSigner } from "../videos/signed-url.js";
+import type { VideoStore } from "../videos/video-store.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -14,10 +17,22 @@ const DEFAULT_PAGE_SIZE = 100;
 export function runsRouter(deps: {
   runs: RunRepository;
   skills: SkillRepository;
+  videos: VideoStore;
+  signer: VideoUrlSigner;
   publicUrl: string | undefined;
 }): Router {
-  const { runs, skills } = deps;
+  const { runs, skills, videos, signer } = deps;
   const router = express.Router();
+
+  /** The signed address of the run's video on the server this request reached; null without one. */
+  async function videoUrlOf(req: Request, runId: string): Promise<string | null> {
+    if ((await videos.find(runId)) === null) return null;
+    return signer.urlFor(publicBaseUrl(req, deps.publicUrl), runId);
+  }
+
+  async function withVideoUrl(req: Request, run: RunSession): Promise<RunSession> {
+    return { ...run, video_url: await videoUrlOf(req, run.id) };
+  }
 
   router.post("/run/", async (req, res) => {
     const owner = ownerOf(req);
@@ -26,7 +41,7 @@ export function runsRouter(deps: {
     if (!skill) throw new SkillNotFound();
     const checked = checkInputs(skill.inputs, body.inputs);
     if (!checked.ok) throw new RequestInvalid(checked.issues);
-    res.json(await runs.create({ owner, skill, inputs: checked.values }));
+    res.json(await withVideoUrl(req, await runs.create({ owner, skill, inputs: checked.values })));
   });
 
   // Declared before /run/:id so that `list` is never taken for an id.
@@ -58,13 +73,13 @@ export function runsRouter(deps: {
         `<${publicBaseUrl(req, deps.publicUrl)}/v1/run/list?${next}>; rel="next"`,
       );
     }
-    res.json(page.runs);
+    res.json(await Promise.all(page.runs.map((run) => withVideoUrl(req, run))));
   });
 
   router.get("/run/:id", async (req, res) => {
     const run = await runs.get(ownerOf(req), req.params.id as string);
     if (!run) throw new RunNotFound();
-    res.json(run);
+    res.json(await withVideoUrl(req, run));
   });
 
   router.post("/run/:id/cancel", async (req, res) => {
@@ -76,11 +91,12 @@ export function runsRouter(deps: {
     res.json(state);
   });
 
-  router.get("/run/:id/video_url", async (req) => {
+  router.get("/run/:id/video_url", async (req, res) => {
     const run = await runs.get(ownerOf(req), req.params.id as string);
     if (!run) throw new RunNotFound();
-    // Runs are not recorded yet: no run has a video.
-    throw new VideoNotFound();
+    const url = await videoUrlOf(req, run.id);
+    if (url === null) throw new VideoNotFound();
+    res.json(url);
   });
 
   return router;

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +9,22 @@ import { type Database, openDatabase } from "../db/database.js";
 import type { SkillRecord } from "../db/repositories/skills.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import { createRepositories, type Repositories } from "../repositories.js";
+import { VideoUrlSigner } from "../videos/signed-url.js";
+import { VideoStore } from "../videos/video-store.js";
+
+/** The video signing secret test servers use unless told otherwise. */
+export const TEST_VIDEO_SECRET = "test-video-signing-secret-0123456789abcdef";
+
+export interface TestServerOptions {
+  /** The clock of the repositories and of video address expiry; the system's by default. */
+  clock?: Clock;
+  /** Defaults to TEST_VIDEO_SECRET. */
+  videoSigningSecret?: string;
+  /** Defaults to 3600, as in production. */
+  videoUrlTtlSeconds?: number;
+  /** Last word on the app's dependencies (failing repositories, PUBLIC_URL, …). */
+  override?: (deps: AppDeps) => AppDeps;
+}
 
 export interface TestServer {
   /** e.g. http://127.0.0.1:40123 */
@@ -16,26 +33,42 @@ export interface TestServer {
   baseUrl: string;
   db: Database;
   repos: Repositories;
+  /** The video store, in a fresh folder (not created until a video is written). */
+  videos: VideoStore;
   /** Creates an API key for `owner` and returns it. */
   keyFor(owner: string): Promise<string>;
   importSkills(owner: string, records: SkillRecord[]): Promise<void>;
+  /** Writes `bytes` as the run's video. */
+  putVideo(runId: string, bytes: Uint8Array): Promise<void>;
+  /** A signed address of the run's video on this server, made as the server makes them. */
+  videoUrlFor(runId: string): string;
   close(): Promise<void>;
 }
 
 /**
- * The real server over real HTTP on a random loopback port, with a fresh SQLite file, responses
- * validated against openapi.yaml.
+ * The real server over real HTTP on a random loopback port, with a fresh SQLite file and video
+ * folder, responses validated against openapi.yaml.
  */
-export async function startTestServer(
-  options: { clock?: Clock; override?: (deps: AppDeps) => AppDeps } = {},
-): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "skillrun-test-"));
   const db = await openDatabase(`file:${join(dir, "skillrun.db")}`);
-  const repos = createRepositories(db, options.clock ?? systemClock);
+  const clock = options.clock ?? systemClock;
+  const repos = createRepositories(db, clock);
+  const videos = new VideoStore(join(dir, "videos"));
+  const secret = options.videoSigningSecret ?? TEST_VIDEO_SECRET;
+  const ttl = options.videoUrlTtlSeconds ?? 3600;
   let deps: AppDeps = {
     ...repos,
+    videos,
+    clock,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
-    config: { bodyLimitBytes: 1024 * 1024, validateResponses: true, publicUrl: undefined },
+    config: {
+      bodyLimitBytes: 1024 * 1024,
+      validateResponses: true,
+      publicUrl: undefined,
+      videoUrlTtlSeconds: ttl,
+      videoSigningSecret: secret,
+    },
   };
   if (options.override) deps = options.override(deps);
   const app = createApp(deps);
@@ -46,15 +79,21 @@ export async function startTestServer(
   });
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
+  const signer = new VideoUrlSigner(secret, ttl, clock);
   return {
     origin,
     baseUrl: `${origin}/v1`,
     db,
     repos,
+    videos,
     keyFor: async (owner) => (await repos.apiKeys.create(owner)).key,
     importSkills: async (owner, records) => {
       await repos.skills.importAll(owner, records);
     },
+    putVideo: async (runId, bytes) => {
+      await writeFile(await videos.pathForWriting(runId), bytes);
+    },
+    videoUrlFor: (runId) => signer.urlFor(origin, runId),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,5 +1,6 @@
 import type { RunRepository } from "../../src/db/repositories/runs.js";
 import type { SkillRepository } from "../../src/db/repositories/skills.js";
+import type { VideoStore } from "../../src/videos/video-store.js";
 
 /** The message of the failure the broken repositories throw; it must never reach a client. */
 export const FAILURE_MESSAGE = "SQLITE_IOERR: disk I/O error in /var/lib/skillrun/private.db";
@@ -23,3 +24,10 @@ export const failingSkills = {
   list: fail,
   importAll: fail,
 } satisfies Record<keyof SkillRepository, unknown> as unknown as SkillRepository;
+
+/** A VideoStore whose every lookup fails, as with its folder unreadable. */
+export const failingVideos = {
+  dir: "/var/lib/skillrun/videos",
+  find: fail,
+  pathForWriting: fail,
+} satisfies Record<keyof VideoStore, unknown> as unknown as VideoStore;

@@ -8,6 +8,8 @@ export interface Reply {
   /** The parsed JSON body, or the text when the response is not JSON. */
   body: unknown;
   text: string;
+  /** The body exactly as received (for binary responses such as videos). */
+  bytes: Uint8Array;
 }
 
 export interface CallOptions {
@@ -33,13 +35,15 @@ export async function call(
   if (body !== undefined) headers["content-type"] = "application/json";
   Object.assign(headers, options.headers);
   const response = await fetch(new URL(url, origin), { method, headers, body });
-  const text = await response.text();
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
   const isJson = /^application\/json\b/.test(response.headers.get("content-type") ?? "");
   return {
     status: response.status,
     headers: response.headers,
     body: isJson && text !== "" ? JSON.parse(text) : text,
     text,
+    bytes,
   };
 }
 

@@ -31,10 +31,16 @@ export interface MediaType {
   examples?: Record<string, { value?: unknown }>;
 }
 
+/** A response header the spec declares, after following a `$ref` to components/headers. */
+export interface DeclaredHeader {
+  required?: boolean;
+  description?: string;
+}
+
 /** A response object the spec declares, after following a `$ref` to components/responses. */
 export interface DeclaredResponse {
   pointer: string;
-  headers: Record<string, unknown>;
+  headers: Record<string, DeclaredHeader>;
   content: Record<string, MediaType>;
 }
 
@@ -95,9 +101,15 @@ export function declaredResponse(op: Operation, status: string): DeclaredRespons
     response = resolve(pointer);
   }
   if (!isObject(response)) throw new Error(`${op.operationId} ${status}: not a response object`);
+  const headers: Record<string, DeclaredHeader> = {};
+  for (const [name, header] of Object.entries(isObject(response.headers) ? response.headers : {})) {
+    const followed =
+      isObject(header) && typeof header.$ref === "string" ? resolve(header.$ref) : header;
+    headers[name] = isObject(followed) ? (followed as DeclaredHeader) : {};
+  }
   return {
     pointer,
-    headers: isObject(response.headers) ? response.headers : {},
+    headers,
     content: isObject(response.content) ? (response.content as DeclaredResponse["content"]) : {},
   };
 }

@@ -1,0 +1,60 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Clock } from "../domain/clock.js";
+
+/** What a signed video address carries besides the run id. */
+export interface VideoSignature {
+  /** Unix seconds; the address works until then. */
+  expires: number;
+  /** HMAC-SHA256 of the run id and `expires`, base64url without padding (43 characters). */
+  signature: string;
+}
+
+export type SignatureVerdict = "valid" | "invalid" | "expired";
+
+/**
+ * Signs and checks the expiring addresses of run videos: an HMAC-SHA256 under the server's
+ * secret over the run id and the expiry, so an address works for one run until one moment only.
+ */
+export class VideoUrlSigner {
+  constructor(
+    private readonly secret: string,
+    private readonly ttlSeconds: number,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A signature for the run's video, valid for the configured time from now. */
+  sign(runId: string): VideoSignature {
+    const expires = unixSeconds(this.clock) + this.ttlSeconds;
+    return { expires, signature: this.mac(runId, expires) };
+  }
+
+  /** The absolute signed address of the run's video on the server at `baseUrl`. */
+  urlFor(baseUrl: string, runId: string): string {
+    const { expires, signature } = this.sign(runId);
+    const query = new URLSearchParams({ expires: String(expires), signature });
+    return `${baseUrl}/v1/run/${encodeURIComponent(runId)}/video?${query}`;
+  }
+
+  /**
+   * Whether `signature` is this server's for the run and expiry (compared in constant time),
+   * and if so whether it is still in time.
+   */
+  verify(runId: string, expires: number, signature: string): SignatureVerdict {
+    const expected = Buffer.from(this.mac(runId, expires));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "invalid";
+    return unixSeconds(this.clock) < expires ? "valid" : "expired";
+  }
+
+  // The purpose prefix keeps these MACs from being valid for anything else signed with the secret;
+  // the expiry is digits only and last, so no two (run id, expiry) pairs give the same text.
+  private mac(runId: string, expires: number): string {
+    return createHmac("sha256", this.secret)
+      .update(`skillrun-video\n${runId}\n${expires}`)
+      .digest("base64url");
+  }
+}
+
+function unixSeconds(clock: Clock): number {
+  return Math.floor(clock.now().getTime() / 1000);
+}
