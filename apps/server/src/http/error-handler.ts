@@ -7,6 +7,12 @@ import { fromBodyParserError, fromValidatorError, isValidatorError } from "./val
  * `{loc, msg, type}`, `{"detail": "…"}` otherwise, never a stack trace.
  */
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  if (res.headersSent) {
+    // Too late for an error body: cut the response short so the client sees it fail.
+    req.log.error({ err: error }, "error after the response started");
+    res.destroy();
+    return;
+  }
   const known = toAppError(error, req);
   if (!known) {
     req.log.error({ err: error }, "unexpected error");
