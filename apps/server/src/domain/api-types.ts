@@ -5,3 +5,5 @@ export type RunSession = components["schemas"]["RunSession"];
 export type Skill = components["schemas"]["Skill"];
 export type Input = components["schemas"]["Input"];
 export type DataType = components["schemas"]["VariableDataType"];
+/** A run's state; null (not part of the enum) means queued. */
+export type RunState = components["schemas"]["RunSessionState"];

@@ -1,11 +1,10 @@
 import express, { type Request, type Router } from "express";
 import type { RunRepository } from "../db/repositories/runs.js";
 import type { SkillRepository } from "../db/repositories/skills.js";
-import type { RunSession } from "../domain/api-types.js";
+import type { RunSession, RunState } from "../domain/api-types.js";
 import { decodeCursor, encodeCursor } from "../domain/cursor.js";
 import { RequestInvalid, RunNotFound, SkillNotFound, VideoNotFound } from "../domain/errors.js";
 import { checkInputs } from "../domain/inputs.js";
-import type { RunState } from "../domain/run-states.js";
 import { ownerOf } from "../http/auth.js";
 import { publicBaseUrl } from "../http/public-url.js";
 import type { VideoUrlSigner } from "../videos/signed-url.js";

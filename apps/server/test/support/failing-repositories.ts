@@ -20,7 +20,6 @@ export const failingRuns = {
 /** A SkillRepository whose every method fails. */
 export const failingSkills = {
   get: fail,
-  definition: fail,
   list: fail,
   importAll: fail,
 } satisfies Record<keyof SkillRepository, unknown> as unknown as SkillRepository;

@@ -1,8 +1,7 @@
-import type { RunSession } from "../../domain/api-types.js";
+import type { RunSession, RunState } from "../../domain/api-types.js";
 import type { Clock } from "../../domain/clock.js";
 import type { Cursor } from "../../domain/cursor.js";
 import { newRunId } from "../../domain/ids.js";
-import type { RunState } from "../../domain/run-states.js";
 import type { PrismaClient } from "../database.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 

@@ -64,15 +64,6 @@ export class SkillRepository {
     return row ? toSkill(row) : null;
   }
 
-  /** The stored definition of a skill, for the worker. */
-  async definition(owner: string, id: string): Promise<unknown | null> {
-    const row = await this.prisma.skill.findUnique({
-      where: { owner_id: { owner, id } },
-      select: { definition: true },
-    });
-    return row ? fromJsonColumn<unknown>(row.definition) : null;
-  }
-
   async list(owner: string): Promise<Skill[]> {
     const rows = await this.prisma.skill.findMany({
       where: { owner },
