@@ -26,3 +26,22 @@ export {
   stepKind,
 } from "./definition/step-kinds.js";
 export type * from "./definition/types.js";
+export { executeSkill } from "./run/execute-skill.js";
+export { stepLabel, stepRef } from "./run/step-ref.js";
+export type { HttpResult } from "./run/steps/http-response.js";
+export type {
+  ActionOf,
+  BrowserStepKind,
+  BrowserStepRunners,
+  PlainStepKind,
+  StepContext,
+  StepRunner,
+} from "./run/steps/step-runner.js";
+export type {
+  EngineEvent,
+  ExecuteSkillOptions,
+  ExecutionResult,
+  RunInfo,
+  StepError,
+  StepRef,
+} from "./run/types.js";

@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { describeTypes, describeValue, isRecord } from "./describe.js";
+import { expressionProblems } from "./expression-problems.js";
 import type { DefinitionProblem, PathSegment } from "./problem.js";
 import { SKILL_DEFINITION_SCHEMA_ID, skillDefinitionSchema } from "./schema.js";
 import { schemaProblems } from "./schema-issues.js";
@@ -82,6 +83,7 @@ function stepProblems(step: unknown, path: PathSegment[]): DefinitionProblem[] {
     const action = validator(`#/$defs/action_${kind}`);
     if (!action(step[kind])) problems.push(...schemaProblems(action.errors ?? [], [...path, kind]));
   }
+  problems.push(...expressionProblems(step, path));
   return problems;
 }
 

@@ -1,0 +1,94 @@
+import { isRecord, quote } from "../definition/describe.js";
+import { compileExpression } from "./compile.js";
+import { ExpressionError, messageOf } from "./expression-error.js";
+import { hasTemplate, parseTemplate, wholeExpression } from "./template.js";
+import { toJson } from "./to-json.js";
+import { toText } from "./to-text.js";
+
+/** What expressions see: `inputs.url`, `data.price`, `steps.fetch.status`, `run.id`. */
+export interface ExpressionScope {
+  inputs: Record<string, unknown>;
+  data: Record<string, unknown>;
+  steps: Record<string, unknown>;
+  run: object;
+}
+
+/** Evaluates one expression to plain JSON (or undefined); `source` names it in errors. */
+async function evaluate(expression: string, source: string, scope: ExpressionScope) {
+  try {
+    return toJson(await compileExpression(expression).evaluate(scope));
+  } catch (error) {
+    throw new ExpressionError(`cannot evaluate ${source}: ${messageOf(error)}`);
+  }
+}
+
+/**
+ * Resolves the templates in a value: a string that is one `{{ expr }}` becomes the expression's
+ * value (null when it gives nothing), other strings with templates become text, and maps and
+ * lists are resolved member by member. Anything else is returned as it is.
+ */
+export async function resolveValue(value: unknown, scope: ExpressionScope): Promise<unknown> {
+  if (typeof value === "string") {
+    if (!hasTemplate(value)) return value;
+    const parts = parseTemplate(value);
+    const whole = wholeExpression(parts);
+    if (whole === undefined) return renderParts(parts, scope);
+    return (await evaluate(whole.expression, whole.source, scope)) ?? null;
+  }
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const item of value) items.push(await resolveValue(item, scope));
+    return items;
+  }
+  if (isRecord(value)) {
+    const resolved: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      resolved[key] = await resolveValue(item, scope);
+    }
+    return resolved;
+  }
+  return value;
+}
+
+/** Resolves a string's templates to text, even when it is one `{{ expr }}` (a message, a URL). */
+export async function renderText(text: string, scope: ExpressionScope): Promise<string> {
+  return hasTemplate(text) ? renderParts(parseTemplate(text), scope) : text;
+}
+
+async function renderParts(
+  parts: ReturnType<typeof parseTemplate>,
+  scope: ExpressionScope,
+): Promise<string> {
+  let text = "";
+  for (const part of parts) {
+    text +=
+      "text" in part ? part.text : toText(await evaluate(part.expression, part.source, scope));
+  }
+  return text;
+}
+
+/**
+ * The expression of a step's `if`: written bare (`data.n > 1`) or as one template
+ * (`{{ data.n > 1 }}`). Throws when it mixes text and templates, which could only ever be text.
+ */
+export function conditionExpression(condition: string): { expression: string; source: string } {
+  if (!hasTemplate(condition)) {
+    const expression = condition.trim();
+    if (expression === "") throw new ExpressionError(`"if" is blank`);
+    return { expression, source: `{{ ${expression} }}` };
+  }
+  const whole = wholeExpression(parseTemplate(condition));
+  if (whole === undefined) {
+    throw new ExpressionError(
+      `"if" takes one expression, bare or in one {{ }}, got ${quote(condition)}`,
+    );
+  }
+  return whole;
+}
+
+/** Evaluates a step's `if`; falsy as JSONata's `$boolean` has it (0, "", [], {}, null, nothing). */
+export async function evaluateCondition(condition: string, scope: ExpressionScope) {
+  const { expression, source } = conditionExpression(condition);
+  const value = await evaluate(expression, source, scope);
+  return (await compileExpression("$boolean($value)").evaluate({}, { value })) === true;
+}

@@ -1,0 +1,53 @@
+import type { ExpressionScope } from "../expressions/evaluate.js";
+import type { BrowserStepRunners } from "./steps/step-runner.js";
+import type { EngineEvent, ExecuteSkillOptions, StepRef } from "./types.js";
+
+/** An event before it is stamped with its time. */
+export type Unstamped<E> = E extends unknown ? Omit<E, "at"> : never;
+
+/** One execution's moving parts: its data, the results of finished steps, the clock and events. */
+export interface RunState {
+  readonly signal: AbortSignal;
+  readonly browser: BrowserStepRunners | undefined;
+  /** Replaced, never changed in place, so a value handed out stays as it was. */
+  readonly data: Record<string, unknown>;
+  /** Milliseconds, from `ExecuteSkillOptions.now`. */
+  now(): number;
+  /** Whole milliseconds since `start`. */
+  since(start: number): number;
+  emit(event: Unstamped<EngineEvent>): void;
+  /** What expressions see right now. */
+  scope(): ExpressionScope;
+  /** Merges keys into the data and reports them. */
+  save(step: StepRef, changes: Record<string, unknown>): void;
+  /** Keeps a step's result as `steps.<id>`; steps without an id are not kept. */
+  record(step: StepRef, result: unknown): void;
+}
+
+export function createRunState(options: ExecuteSkillOptions): RunState {
+  const now = options.now ?? Date.now;
+  const steps: Record<string, unknown> = {};
+  let data: Record<string, unknown> = {};
+  const state: RunState = {
+    signal: options.signal,
+    browser: options.browser,
+    get data() {
+      return data;
+    },
+    now,
+    since: (start) => Math.round(now() - start),
+    emit(event) {
+      const { type, ...details } = event;
+      options.onEvent({ type, at: new Date(now()).toISOString(), ...details } as EngineEvent);
+    },
+    scope: () => ({ inputs: options.inputs, data, steps, run: options.run }),
+    save(step, changes) {
+      data = { ...data, ...changes };
+      state.emit({ type: "data_updated", step, changes });
+    },
+    record(step, result) {
+      if (step.id !== undefined) steps[step.id] = result;
+    },
+  };
+  return state;
+}

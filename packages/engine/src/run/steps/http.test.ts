@@ -1,0 +1,258 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSkillDefinition } from "../../definition/parse.js";
+import { executeSkill } from "../execute-skill.js";
+import type { EngineEvent } from "../types.js";
+
+let server: Server;
+let base: string;
+let flakyCalls = 0;
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of request) text += chunk;
+  return text;
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string) {
+  response.writeHead(status, { "content-type": type }).end(body);
+}
+
+const routes: Record<string, (request: IncomingMessage, response: ServerResponse) => unknown> = {
+  "/item.json": (_request, response) =>
+    send(response, 200, "application/json", '{"title":"Widget","price":9.5}'),
+  "/echo": async (request, response) => {
+    const body = await readBody(request);
+    const echoed = {
+      method: request.method,
+      content_type: request.headers["content-type"] ?? null,
+      token: request.headers["x-token"] ?? null,
+      body,
+    };
+    send(response, 201, "application/json; charset=utf-8", JSON.stringify(echoed));
+  },
+  "/text": (_request, response) => send(response, 200, "text/plain", "just text"),
+  "/fail": (_request, response) => send(response, 500, "text/plain", "database\n  down"),
+  "/bad-json": (_request, response) => send(response, 200, "application/json", "{nope"),
+  "/problem": (_request, response) =>
+    send(response, 404, "application/problem+json", '{"detail":"gone"}'),
+  "/empty": (_request, response) => response.writeHead(204).end(),
+  "/empty-json": (_request, response) => send(response, 200, "application/json", ""),
+  "/headers": (_request, response) => {
+    response.setHeader("X-Custom", "yes");
+    response.setHeader("Set-Cookie", ["a=1", "b=2"]);
+    send(response, 200, "text/plain", "");
+  },
+  "/flaky": (_request, response) => {
+    flakyCalls += 1;
+    if (flakyCalls < 3) send(response, 503, "text/plain", "busy");
+    else send(response, 200, "application/json", `{"calls":${flakyCalls}}`);
+  },
+  // Never answers; closed with the server.
+  "/slow": () => {},
+};
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const route = routes[new URL(request.url ?? "/", "http://x").pathname];
+    if (route === undefined) send(response, 404, "text/plain", "no such route");
+    else void route(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function run(steps: string, inputs: Record<string, unknown> = {}, signal?: AbortSignal) {
+  const definition = parseSkillDefinition(`id: s\nname: S\nsteps:\n${steps}`, "s.yaml");
+  const events: EngineEvent[] = [];
+  const started = Date.now();
+  const result = await executeSkill({
+    definition,
+    inputs: { base, ...inputs },
+    run: { id: "run_1", skill_id: "s" },
+    signal: signal ?? new AbortController().signal,
+    onEvent: (event) => events.push(event),
+  });
+  return { result, events, elapsed: Date.now() - started };
+}
+
+function failure(result: Awaited<ReturnType<typeof run>>["result"]): string | undefined {
+  return result.outcome === "failed" ? result.error.message : undefined;
+}
+
+describe("the http step", () => {
+  it("gets JSON, saves the response under save_as and gives it to later steps", async () => {
+    const { result, events } = await run(`  - id: fetch
+    http: { url: "{{ inputs.base }}/item.json", save_as: response }
+  - set:
+      title: "{{ data.response.body.title }}"
+      status: "{{ steps.fetch.status }}"
+`);
+    expect(result.outcome).toBe("finished");
+    expect(result.data).toMatchObject({
+      response: {
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: { title: "Widget", price: 9.5 },
+      },
+      title: "Widget",
+      status: 200,
+    });
+    const saved = events.find((event) => event.type === "data_updated");
+    expect(saved).toMatchObject({ changes: { response: { status: 200 } } });
+  });
+
+  it("posts a json body, templates resolved with their types, and reads the echo", async () => {
+    const { result } = await run(
+      `  - id: post
+    http:
+      method: POST
+      url: "{{ inputs.base }}/echo"
+      headers: { X-Token: "t-{{ inputs.n }}" }
+      json: { n: "{{ inputs.n }}", tags: ["{{ inputs.tag }}", 2], ok: true }
+      expect_status: 201
+  - set: { echo: "{{ steps.post.body }}" }
+`,
+      { n: 7, tag: "a" },
+    );
+    expect(result.data.echo).toEqual({
+      method: "POST",
+      content_type: "application/json",
+      token: "t-7",
+      body: '{"n":7,"tags":["a",2],"ok":true}',
+    });
+  });
+
+  it("sends a raw body with the content type it is given", async () => {
+    const { result } = await run(
+      `  - http:
+      method: PUT
+      url: "{{ inputs.base }}/echo"
+      headers: { Content-Type: text/plain }
+      body: "hello {{ inputs.n }}"
+      save_as: r
+`,
+      { n: 1 },
+    );
+    expect(result.data).toMatchObject({
+      r: { body: { method: "PUT", content_type: "text/plain", body: "hello 1" } },
+    });
+  });
+
+  it("keeps a body that is not JSON as text, and an empty JSON body as null", async () => {
+    const { result } = await run(`  - http: { url: "{{ inputs.base }}/text", save_as: text }
+  - http: { url: "{{ inputs.base }}/empty", save_as: empty }
+  - http: { url: "{{ inputs.base }}/empty-json", save_as: empty_json }
+`);
+    expect(result.data).toMatchObject({
+      text: { status: 200, body: "just text" },
+      empty: { status: 204, body: "" },
+      empty_json: { status: 200, body: null },
+    });
+  });
+
+  it("gives headers with lower-case names, repeated ones joined", async () => {
+    const { result } = await run('  - http: { url: "{{ inputs.base }}/headers", save_as: r }\n');
+    expect(result.data).toMatchObject({
+      r: { headers: { "x-custom": "yes", "set-cookie": "a=1, b=2", "content-type": "text/plain" } },
+    });
+  });
+
+  it("fails on a status it does not expect, showing the start of the body", async () => {
+    const any2xx = await run('  - http: { url: "{{ inputs.base }}/fail" }\n');
+    expect(failure(any2xx.result)).toBe(
+      `HTTP 500 from GET ${base}/fail (expected 2xx): database down`,
+    );
+    const exact = await run(
+      '  - http: { url: "{{ inputs.base }}/item.json", expect_status: [201, 202] }\n',
+    );
+    expect(failure(exact.result)).toBe(
+      `HTTP 200 from GET ${base}/item.json (expected 201 or 202): {"title":"Widget","price":9.5}`,
+    );
+  });
+
+  it("accepts an error status that it expects, reading +json bodies as JSON", async () => {
+    const { result } = await run(
+      '  - http: { url: "{{ inputs.base }}/problem", expect_status: 404, save_as: r }\n',
+    );
+    expect(result.data).toMatchObject({ r: { status: 404, body: { detail: "gone" } } });
+  });
+
+  it("fails on a JSON body that does not parse", async () => {
+    const { result } = await run('  - http: { url: "{{ inputs.base }}/bad-json" }\n');
+    expect(failure(result)).toMatch(
+      new RegExp(`^GET ${base}/bad-json sent application/json that is not valid JSON: `),
+    );
+  });
+
+  it("names the method, the address and the cause when it cannot connect", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const { result } = await run(
+      `  - http: { method: DELETE, url: "http://127.0.0.1:${port}/x" }\n`,
+    );
+    expect(result).toMatchObject({ outcome: "failed", error: { step: "step 1 (http)" } });
+    expect(failure(result)).toBe(
+      `DELETE http://127.0.0.1:${port}/x failed: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+  });
+
+  it("refuses an address that is not http or https", async () => {
+    const { result } = await run('  - http: { url: "{{ inputs.where }}" }\n', {
+      where: "file:///etc/passwd",
+    });
+    expect(failure(result)).toBe("GET file:///etc/passwd: not an http:// or https:// address");
+  });
+
+  it("gives up after its own timeout, and after the step's", async () => {
+    const own = await run('  - http: { url: "{{ inputs.base }}/slow", timeout: 100ms }\n');
+    expect(failure(own.result)).toBe(`GET ${base}/slow timed out after 100ms`);
+    expect(own.elapsed).toBeLessThan(1000);
+    const step = await run('  - http: { url: "{{ inputs.base }}/slow" }\n    timeout: 100ms\n');
+    expect(failure(step.result)).toBe("step timed out after 100ms");
+    expect(step.elapsed).toBeLessThan(1000);
+  });
+
+  it("is retried until it succeeds", async () => {
+    flakyCalls = 0;
+    const { result, events } = await run(`  - id: flaky
+    http: { url: "{{ inputs.base }}/flaky" }
+    retry: { attempts: 3, backoff: 10ms }
+  - set: { calls: "{{ steps.flaky.body.calls }}" }
+`);
+    expect(result).toEqual({ outcome: "finished", data: { calls: 3 } });
+    expect(events.filter((event) => event.type === "step_failed")).toMatchObject([
+      { attempt: 1, message: `HTTP 503 from GET ${base}/flaky (expected 2xx): busy` },
+      { attempt: 2 },
+    ]);
+  });
+
+  it("stops at once when the run is aborted during a slow request", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort("cancelled"), 50);
+    const { result, events, elapsed } = await run(
+      '  - http: { url: "{{ inputs.base }}/slow" }\n    retry: { attempts: 3 }\n',
+      {},
+      controller.signal,
+    );
+    expect(elapsed).toBeLessThan(1000);
+    expect(result).toMatchObject({
+      outcome: "aborted",
+      reason: "cancelled",
+      step: { label: "step 1 (http)" },
+    });
+    expect(events.map((event) => event.type)).toEqual([
+      "run_started",
+      "step_started",
+      "run_aborted",
+    ]);
+  });
+});
