@@ -1,5 +1,7 @@
 import type { Database } from "./db/database.js";
 import { ApiKeyRepository } from "./db/repositories/api-keys.js";
+import { RunEventRepository } from "./db/repositories/run-events.js";
+import { RunExecutionRepository } from "./db/repositories/run-execution.js";
 import { RunRepository } from "./db/repositories/runs.js";
 import { SkillRepository } from "./db/repositories/skills.js";
 import { type Clock, systemClock } from "./domain/clock.js";
@@ -7,6 +9,9 @@ import { type Clock, systemClock } from "./domain/clock.js";
 export interface Repositories {
   apiKeys: ApiKeyRepository;
   runs: RunRepository;
+  runEvents: RunEventRepository;
+  /** The worker's side of runs. */
+  runExecution: RunExecutionRepository;
   skills: SkillRepository;
 }
 
@@ -15,6 +20,8 @@ export function createRepositories(db: Database, clock: Clock = systemClock): Re
   return {
     apiKeys: new ApiKeyRepository(db.prisma, clock),
     runs: new RunRepository(db.prisma, clock),
+    runEvents: new RunEventRepository(db.prisma),
+    runExecution: new RunExecutionRepository(db.prisma, clock),
     skills: new SkillRepository(db.prisma, clock),
   };
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { NewRunEvent } from "../src/db/repositories/run-events.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import {
   FAILURE_MESSAGE,
+  failingRunEvents,
   failingRuns,
   failingSkills,
   failingVideos,
@@ -47,6 +49,30 @@ interface Unreachable {
 type Table = Record<string, Record<string, Provocation[] | Unreachable>>;
 
 const ALICE_SKILL = "skill_contract";
+
+/** A step log with every optional field of an event in use. */
+const SAMPLE_EVENTS: Omit<NewRunEvent, "runId">[] = [
+  { at: new Date(), type: "run_claimed", attempt: 1, data: { worker: "w1" } },
+  { at: new Date(), type: "run_started", attempt: 1 },
+  { at: new Date(), type: "step_started", step: { index: 0, kind: "log", label: "step 1 (log)" } },
+  {
+    at: new Date(),
+    type: "log",
+    step: { index: 0, kind: "log", label: "step 1 (log)" },
+    level: "info",
+    message: "hello",
+  },
+  {
+    at: new Date(),
+    type: "step_failed",
+    step: { index: 1, id: "fetch", kind: "http", label: "fetch" },
+    attempt: 1,
+    durationMs: 12,
+    message: "HTTP 500",
+    data: { will_retry: false },
+  },
+  { at: new Date(), type: "run_failed", durationMs: 40, message: "fetch: HTTP 500" },
+];
 const BOB_SKILL = "skill_bobs";
 const UNKNOWN_KEY = "sk_this-key-was-never-issued-0000000000000000000";
 
@@ -274,6 +300,83 @@ const table: Table = {
     ],
     "500": failing((ctx) =>
       call(ctx.broken.origin, "POST", "/v1/run/run_anything/cancel", { key: ctx.brokenKey }),
+    ),
+  },
+
+  listRunEvents: {
+    "200": [
+      {
+        name: "a run with events, one page",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/events`, { key: ctx.alice }),
+        check: (reply) => {
+          expect((reply.body as { type: string }[]).map((e) => e.type)).toEqual(
+            SAMPLE_EVENTS.map((e) => e.type),
+          );
+          expect(reply.headers.get("link")).toBeNull();
+        },
+      },
+      {
+        name: "a run with events, paged",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/events?limit=2`, {
+            key: ctx.alice,
+          }),
+        check: (reply) => {
+          expect(reply.body).toHaveLength(2);
+          expect(reply.headers.get("link")).toContain(`/events?limit=2&cursor=`);
+        },
+      },
+      {
+        name: "a queued run without events",
+        send: async (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${await newRun(ctx)}/events`, { key: ctx.alice }),
+        check: (reply) => expect(reply.body).toEqual([]),
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/events`, { key }),
+    ),
+    "404": [
+      {
+        name: "an unknown run",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", "/v1/run/run_unknown/events", { key: ctx.alice }),
+      },
+      {
+        name: "another owner's run",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.bobRun}/events`, { key: ctx.alice }),
+      },
+    ],
+    "422": [
+      {
+        name: "a limit over 1000",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/events?limit=1001`, {
+            key: ctx.alice,
+          }),
+      },
+      {
+        name: "a cursor that is not one",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/events?cursor=nonsense`, {
+            key: ctx.alice,
+          }),
+        check: (reply) =>
+          expect(reply.body).toEqual({
+            detail: [
+              {
+                loc: ["query", "cursor"],
+                msg: "Value error, not a cursor of this list",
+                type: "value_error",
+              },
+            ],
+          }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "GET", "/v1/run/run_anything/events", { key: ctx.brokenKey }),
     ),
   },
 
@@ -568,6 +671,7 @@ describe("every operation answers each declared status as openapi.yaml declares 
       override: (deps) => ({
         ...deps,
         runs: failingRuns,
+        runEvents: failingRunEvents,
         skills: failingSkills,
         videos: failingVideos,
       }),
@@ -582,6 +686,9 @@ describe("every operation answers each declared status as openapi.yaml declares 
     ]);
     await ctx.main.importSkills("bob", [skillRecord(BOB_SKILL, "Bob's")]);
     ctx.aliceRun = await newRun(ctx);
+    await ctx.main.repos.runEvents.append(
+      SAMPLE_EVENTS.map((event) => ({ ...event, runId: ctx.aliceRun })),
+    );
     await newRun(ctx);
     const bobRun = await ctx.main.repos.runs.create({
       owner: "bob",

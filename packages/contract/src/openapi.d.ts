@@ -99,6 +99,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/run/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Step log of a run
+         * @description What happened in the run, oldest first: which worker claimed it, each step's start,
+         *     end, failure (with the message) or skip, log lines, data written, and how the run ended.
+         *     Read it to see why a run failed.
+         *
+         *     Paged like the run list: at most `limit` events are returned; when more exist the
+         *     response carries a `Link` header with `rel="next"`. Following `next` on a run that is
+         *     still going returns the events written since.
+         */
+        get: operations["listRunEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/run/{id}/video_url": {
         parameters: {
             query?: never;
@@ -284,6 +310,60 @@ export interface components {
              *     null while the run has no video.
              */
             video_url?: string | null;
+        };
+        /**
+         * @description What a run event reports.
+         *
+         *     - `run_claimed`: a worker took the run from the queue (`data.worker`, `attempt`)
+         *     - `run_started`: the worker began executing the skill
+         *     - `step_started`, `step_finished`: one attempt of a step (`attempt`, `duration_ms`)
+         *     - `step_failed`: one attempt of a step failed (`message`; `data.will_retry`)
+         *     - `step_skipped`: the step's `if` was false
+         *     - `log`: a `log` step's line (`level`, `message`)
+         *     - `data_updated`: a step wrote into the run's data (`data` holds the keys it wrote)
+         *     - `run_finished`: the run ended in `finish`
+         *     - `run_failed`: the run ended in `reset` (`data.error` is `{step, message}`)
+         *     - `run_timed_out`: the run exceeded its time limit and ended in `timeout`
+         *     - `run_cancelled`: the worker stopped the run after the client cancelled it
+         *     - `run_released`: the worker shut down and put the run back in the queue
+         *     - `worker_lost`: the run's worker stopped renewing its lease; the run was re-queued, or
+         *       ended in `reset` when that had happened before
+         * @enum {string}
+         */
+        RunEventType: "run_claimed" | "run_started" | "step_started" | "step_finished" | "step_failed" | "step_skipped" | "log" | "data_updated" | "run_finished" | "run_failed" | "run_timed_out" | "run_cancelled" | "run_released" | "worker_lost";
+        /** @description The step an event is about. */
+        StepRef: {
+            /** @description Position in the skill's `steps`, from 0. */
+            index: number;
+            /** @description The step's `id` in the definition, if it has one. */
+            id: string | null;
+            /** @description The step's action, e.g. `http`. */
+            kind: string;
+            /** @description The step's `id`, or `step <n> (<kind>)`; what `data.error.step` names. */
+            label: string;
+        };
+        /** @description One entry of a run's step log. */
+        RunEvent: {
+            /** @description Increases with every event; a later event of a run has a larger id. */
+            id: number;
+            run_id: string;
+            /** Format: date-time */
+            at: string;
+            type: components["schemas"]["RunEventType"];
+            /** @description The step the event is about; null for events of the whole run. */
+            step: components["schemas"]["StepRef"] | null;
+            /** @description Which attempt of the step (with `retry`), or which claim of the run, from 1. */
+            attempt: number | null;
+            /** @description How long the step attempt or the run took, in milliseconds. */
+            duration_ms: number | null;
+            /** @description The level of a `log` line. */
+            level: ("debug" | "info" | "warn" | "error") | null;
+            /** @description What a person reads: the log line, the failure, why the run ended. */
+            message: string | null;
+            /** @description What else the event carries (the keys a step wrote, the error, the worker). */
+            data: {
+                [key: string]: unknown;
+            } | null;
         };
         RunSkillRequest: {
             /** @description The skill to run. */
@@ -540,6 +620,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunSessionState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RunNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRunEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description Opaque position from a previous page's `Link: rel="next"` header. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the run's events. */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` when more events follow this page; absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunEvent"][];
                 };
             };
             401: components["responses"]["Unauthorized"];

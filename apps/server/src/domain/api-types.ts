@@ -7,3 +7,5 @@ export type Input = components["schemas"]["Input"];
 export type DataType = components["schemas"]["VariableDataType"];
 /** A run's state; null (not part of the enum) means queued. */
 export type RunState = components["schemas"]["RunSessionState"];
+export type RunEvent = components["schemas"]["RunEvent"];
+export type RunEventType = components["schemas"]["RunEventType"];

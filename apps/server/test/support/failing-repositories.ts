@@ -1,3 +1,4 @@
+import type { RunEventRepository } from "../../src/db/repositories/run-events.js";
 import type { RunRepository } from "../../src/db/repositories/runs.js";
 import type { SkillRepository } from "../../src/db/repositories/skills.js";
 import type { VideoStore } from "../../src/videos/video-store.js";
@@ -16,6 +17,12 @@ export const failingRuns = {
   list: fail,
   cancel: fail,
 } satisfies Record<keyof RunRepository, unknown> as unknown as RunRepository;
+
+/** A RunEventRepository whose every method fails. */
+export const failingRunEvents = {
+  append: fail,
+  list: fail,
+} satisfies Record<keyof RunEventRepository, unknown> as unknown as RunEventRepository;
 
 /** A SkillRepository whose every method fails. */
 export const failingSkills = {

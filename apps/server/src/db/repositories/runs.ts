@@ -2,8 +2,10 @@ import type { RunSession, RunState } from "../../domain/api-types.js";
 import type { Clock } from "../../domain/clock.js";
 import type { Cursor } from "../../domain/cursor.js";
 import { newRunId } from "../../domain/ids.js";
+import { sourcesOf } from "../../domain/run-state-machine.js";
 import type { PrismaClient } from "../database.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
+import { stateIn } from "./run-state-filter.js";
 
 export interface RunListQuery {
   skillId?: string;
@@ -41,9 +43,6 @@ function toRunSession(row: RunRow): RunSession {
     data: fromJsonColumn<Record<string, unknown>>(row.data),
   };
 }
-
-// States a cancel moves to `cancel`; the terminal ones are left as they are.
-const CANCELLABLE: RunState[] = ["play", "pause", "editing"];
 
 /** Runs, always read and changed within one owner. */
 export class RunRepository {
@@ -117,8 +116,8 @@ export class RunRepository {
    */
   async cancel(owner: string, id: string): Promise<RunState | null> {
     await this.prisma.run.updateMany({
-      where: { id, owner, OR: [{ state: null }, { state: { in: CANCELLABLE } }] },
-      data: { state: "cancel", endTime: this.clock.now() },
+      where: { id, owner, ...stateIn(sourcesOf("cancel")) },
+      data: { state: "cancel", endTime: this.clock.now(), leaseExpiresAt: null },
     });
     const row = await this.prisma.run.findFirst({ where: { id, owner }, select: { state: true } });
     return row ? (row.state as RunState | null) : null;

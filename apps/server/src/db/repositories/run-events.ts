@@ -1,0 +1,111 @@
+import type { RunEvent } from "../../domain/api-types.js";
+import type { PrismaClient } from "../database.js";
+import { fromJsonColumn, toJsonColumn } from "../json-column.js";
+
+/** An event as the worker writes it; the database gives it its id. */
+export interface NewRunEvent {
+  runId: string;
+  at: Date;
+  type: RunEvent["type"];
+  step?: { index: number; id?: string; kind: string; label: string };
+  attempt?: number;
+  durationMs?: number;
+  level?: NonNullable<RunEvent["level"]>;
+  message?: string;
+  data?: Record<string, unknown>;
+}
+
+type RunEventRow = {
+  id: number;
+  runId: string;
+  at: Date;
+  type: string;
+  stepIndex: number | null;
+  stepId: string | null;
+  stepKind: string | null;
+  stepLabel: string | null;
+  attempt: number | null;
+  durationMs: number | null;
+  level: string | null;
+  message: string | null;
+  detail: string | null;
+};
+
+/** The columns of an event; shared by the worker's plain and transactional writes. */
+export function toRunEventRow(event: NewRunEvent): Omit<RunEventRow, "id"> {
+  return {
+    runId: event.runId,
+    at: event.at,
+    type: event.type,
+    stepIndex: event.step?.index ?? null,
+    stepId: event.step?.id ?? null,
+    stepKind: event.step?.kind ?? null,
+    stepLabel: event.step?.label ?? null,
+    attempt: event.attempt ?? null,
+    durationMs: event.durationMs ?? null,
+    level: event.level ?? null,
+    message: event.message ?? null,
+    detail: event.data === undefined ? null : toJsonColumn(event.data),
+  };
+}
+
+function toRunEvent(row: RunEventRow): RunEvent {
+  const step =
+    row.stepIndex === null || row.stepKind === null
+      ? null
+      : {
+          index: row.stepIndex,
+          id: row.stepId,
+          kind: row.stepKind,
+          label: row.stepLabel ?? `step ${row.stepIndex + 1} (${row.stepKind})`,
+        };
+  return {
+    id: row.id,
+    run_id: row.runId,
+    at: row.at.toISOString(),
+    type: row.type as RunEvent["type"],
+    step,
+    attempt: row.attempt,
+    duration_ms: row.durationMs,
+    level: row.level as RunEvent["level"],
+    message: row.message,
+    data: fromJsonColumn<Record<string, unknown>>(row.detail),
+  };
+}
+
+/** The step log of runs. */
+export class RunEventRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Appends events in the order given. */
+  async append(events: NewRunEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.prisma.runEvent.createMany({ data: events.map(toRunEventRow) });
+  }
+
+  /**
+   * One page of the owner's run's events, oldest first, after the event id `after`; null when
+   * the owner has no such run. `next` is the last id of the page when more events follow it.
+   */
+  async list(
+    owner: string,
+    runId: string,
+    query: { limit: number; after?: number },
+  ): Promise<{ events: RunEvent[]; next?: number } | null> {
+    const run = await this.prisma.run.findFirst({
+      where: { id: runId, owner },
+      select: { id: true },
+    });
+    if (!run) return null;
+    const rows = await this.prisma.runEvent.findMany({
+      where: { runId, ...(query.after !== undefined && { id: { gt: query.after } }) },
+      orderBy: { id: "asc" },
+      // One more than the page tells whether another page follows.
+      take: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    const more = rows.length > query.limit && last !== undefined;
+    return { events: page.map(toRunEvent), ...(more && { next: last.id }) };
+  }
+}

@@ -1,0 +1,48 @@
+import type { RunState } from "./api-types.js";
+
+/** A run's state as stored: null while queued. */
+export type StoredRunState = RunState | null;
+
+/** States a run never leaves. `end_time` is set exactly when a run enters one. */
+export const TERMINAL_STATES = [
+  "finish",
+  "reset",
+  "cancel",
+  "timeout",
+] as const satisfies RunState[];
+
+/**
+ * Every legal move, from → to (DESIGN.md "Runs: the state machine"). `null` is the queue:
+ * a worker claims a queued run (→ play) and gives it back (→ null) when it shuts down or is
+ * found dead. `editing` is never entered by a worker; like every unfinished run it can be
+ * cancelled. Anything not listed here is refused.
+ */
+const TRANSITIONS: ReadonlyMap<StoredRunState, readonly StoredRunState[]> = new Map<
+  StoredRunState,
+  StoredRunState[]
+>([
+  [null, ["play", "cancel"]],
+  ["play", ["pause", "finish", "reset", "cancel", "timeout", null]],
+  ["pause", ["play", "reset", "cancel", "timeout", null]],
+  ["editing", ["cancel"]],
+  ["finish", []],
+  ["reset", []],
+  ["cancel", []],
+  ["timeout", []],
+]);
+
+/** Every state a run can be in, the queue (null) first. */
+export const STORED_RUN_STATES: readonly StoredRunState[] = [...TRANSITIONS.keys()];
+
+export function isTerminal(state: StoredRunState): boolean {
+  return (TERMINAL_STATES as readonly StoredRunState[]).includes(state);
+}
+
+export function canTransition(from: StoredRunState, to: StoredRunState): boolean {
+  return TRANSITIONS.get(from)?.includes(to) ?? false;
+}
+
+/** The states from which `to` may be entered: what a conditional UPDATE matches on. */
+export function sourcesOf(to: StoredRunState): StoredRunState[] {
+  return STORED_RUN_STATES.filter((from) => canTransition(from, to));
+}
