@@ -1,6 +1,7 @@
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { ApiKeyRepository } from "./db/repositories/api-keys.js";
+import type { RunEventRepository } from "./db/repositories/run-events.js";
 import type { RunRepository } from "./db/repositories/runs.js";
 import type { SkillRepository } from "./db/repositories/skills.js";
 import type { Clock } from "./domain/clock.js";
@@ -15,13 +16,17 @@ import { skillsRouter } from "./routes/skills.js";
 import { videosRouter } from "./routes/videos.js";
 import { VideoUrlSigner } from "./videos/signed-url.js";
 import type { VideoStore } from "./videos/video-store.js";
+import type { RunSignals } from "./worker/run-signals.js";
 
 /** What the HTTP app is built from; main wiring and tests each supply their own. */
 export interface AppDeps {
   apiKeys: ApiKeyRepository;
   runs: RunRepository;
+  runEvents: RunEventRepository;
   skills: SkillRepository;
   videos: VideoStore;
+  /** Wakes this process's workers when a run is queued or cancelled; none without workers. */
+  signals?: RunSignals;
   /** The time video addresses expire by. */
   clock: Clock;
   logger: Logger;
@@ -73,7 +78,9 @@ export function createApp(deps: AppDeps): Express {
     "/v1",
     runsRouter({
       runs: deps.runs,
+      runEvents: deps.runEvents,
       skills: deps.skills,
+      signals: deps.signals,
       videos: deps.videos,
       signer,
       publicUrl: deps.config.publicUrl,

@@ -4,11 +4,14 @@ import { keysCreate, keysList, keysRevoke } from "./cli/keys.js";
 import { migrateCommand } from "./cli/migrate.js";
 import { serve } from "./cli/serve.js";
 import { skillsImport } from "./cli/skills.js";
+import { workerCommand } from "./cli/worker.js";
 
 const USAGE = `Usage: skillrun <command>
 
-  serve [--demo]                     start the API server (applies pending migrations first);
-                                     --demo imports skills/ for owner "demo" and prints an API key
+  serve [--demo]                     start the API server and a worker (applies pending
+                                     migrations first); --demo imports skills/ for owner "demo"
+                                     and prints an API key
+  worker                             execute queued runs without serving HTTP (for scaling out)
   migrate                            apply pending database migrations and exit
   keys create --owner <owner>        create an API key (printed once, stored hashed)
   keys list                          list API keys (id, owner, prefix, created, revoked)
@@ -37,6 +40,8 @@ async function main(argv: string[]): Promise<number> {
   switch (`${command} ${sub ?? ""}`.trim()) {
     case "serve":
       return serve({ demo: values.demo === true });
+    case "worker":
+      return workerCommand();
     case "migrate":
       return migrateCommand();
     case "keys create":
@@ -60,7 +65,7 @@ function usageError(message: string): number {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    // serve keeps running until a signal; the other commands end here.
+    // serve and worker keep running until a signal; the other commands end here.
     if (code !== -1) process.exitCode = code;
   },
   (error: unknown) => {

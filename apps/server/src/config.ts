@@ -28,6 +28,15 @@ const ConfigSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
+  // Runs the worker of `skillrun serve` executes at once; 0 leaves execution to `skillrun worker`
+  // processes. `skillrun worker` takes it too (at least 1 there).
+  WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(256).default(4),
+  // How long a worker's claim on a run holds without renewal (renewed every third of it). A run
+  // whose worker died is recovered this long after its last renewal.
+  WORKER_LEASE_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  // How often an idle worker looks for queued runs (runs queued through the same process wake it
+  // at once).
+  WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

@@ -9,10 +9,14 @@ import { systemClock } from "../domain/clock.js";
 import { createRepositories } from "../repositories.js";
 import { keptSigningSecret } from "../videos/signing-secret.js";
 import { VideoStore } from "../videos/video-store.js";
+import { RunSignals } from "../worker/run-signals.js";
+import { Worker } from "../worker/worker.js";
+import { workerOptionsOf } from "../worker/worker-options.js";
 import { DEMO_OWNER, prepareDemo } from "./demo.js";
 
 /**
- * `skillrun serve`: migrates, listens, and runs until SIGINT/SIGTERM. Returns -1 ("still
+ * `skillrun serve`: migrates, listens, executes runs with an in-process worker
+ * (WORKER_CONCURRENCY, 0 for none), and runs until SIGINT/SIGTERM. Returns -1 ("still
  * running") once listening; errors before that reject.
  */
 export async function serve(options: { demo: boolean }): Promise<number> {
@@ -26,8 +30,10 @@ export async function serve(options: { demo: boolean }): Promise<number> {
     config.VIDEO_SIGNING_SECRET ??
     keptSigningSecret(join(localDataDir(config.DATABASE_URL), "video-signing-secret"));
 
+  const signals = new RunSignals();
   const app = createApp({
     ...repos,
+    signals,
     videos: new VideoStore(config.VIDEO_DIR),
     clock: systemClock,
     logger,
@@ -51,10 +57,19 @@ export async function serve(options: { demo: boolean }): Promise<number> {
     );
   });
 
+  const worker =
+    config.WORKER_CONCURRENCY > 0
+      ? new Worker({ execution: repos.runExecution, logger, signals }, workerOptionsOf(config))
+      : undefined;
+  worker?.start();
+
   // PORT=0 picks a free port: report the one actually bound.
   const { port } = server.address() as AddressInfo;
   const url = config.PUBLIC_URL ?? `http://${config.HOST}:${port}`;
-  logger.info({ url, database: db.flavour }, "skillrun listening");
+  logger.info(
+    { url, database: db.flavour, workerConcurrency: config.WORKER_CONCURRENCY },
+    "skillrun listening",
+  );
   console.log(
     `\nSkillrun is listening on ${url}\n  API reference:  ${url}/docs\n  API base URL:   ${url}/v1`,
   );
@@ -65,8 +80,10 @@ export async function serve(options: { demo: boolean }): Promise<number> {
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, "shutting down");
+    // Runs under way go back to the queue, for the next start or another worker.
+    const workerStopped = worker?.stop() ?? Promise.resolve();
     server.close(() => {
-      db.close().finally(() => process.exit(0));
+      workerStopped.finally(() => db.close().finally(() => process.exit(0)));
     });
     // Idle keep-alive connections would hold close() open.
     server.closeIdleConnections();

@@ -1,26 +1,35 @@
 import express, { type Request, type Router } from "express";
+import type { RunEventRepository } from "../db/repositories/run-events.js";
 import type { RunRepository } from "../db/repositories/runs.js";
 import type { SkillRepository } from "../db/repositories/skills.js";
 import type { RunSession, RunState } from "../domain/api-types.js";
-import { decodeCursor, encodeCursor } from "../domain/cursor.js";
+import {
+  decodeCursor,
+  decodeEventCursor,
+  encodeCursor,
+  encodeEventCursor,
+} from "../domain/cursor.js";
 import { RequestInvalid, RunNotFound, SkillNotFound, VideoNotFound } from "../domain/errors.js";
 import { checkInputs } from "../domain/inputs.js";
 import { ownerOf } from "../http/auth.js";
 import { publicBaseUrl } from "../http/public-url.js";
 import type { VideoUrlSigner } from "../videos/signed-url.js";
 import type { VideoStore } from "../videos/video-store.js";
+import type { RunSignals } from "../worker/run-signals.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
 /** The run operations of openapi.yaml. Requests reach them already validated against it. */
 export function runsRouter(deps: {
   runs: RunRepository;
+  runEvents: RunEventRepository;
   skills: SkillRepository;
   videos: VideoStore;
   signer: VideoUrlSigner;
   publicUrl: string | undefined;
+  signals: RunSignals | undefined;
 }): Router {
-  const { runs, skills, videos, signer } = deps;
+  const { runs, runEvents, skills, videos, signer, signals } = deps;
   const router = express.Router();
 
   /** The signed address of the run's video on the server this request reached; null without one. */
@@ -40,26 +49,17 @@ export function runsRouter(deps: {
     if (!skill) throw new SkillNotFound();
     const checked = checkInputs(skill.inputs, body.inputs);
     if (!checked.ok) throw new RequestInvalid(checked.issues);
-    res.json(await withVideoUrl(req, await runs.create({ owner, skill, inputs: checked.values })));
+    const run = await runs.create({ owner, skill, inputs: checked.values });
+    signals?.queued();
+    res.json(await withVideoUrl(req, run));
   });
 
   // Declared before /run/:id so that `list` is never taken for an id.
   router.get("/run/list", async (req, res) => {
-    const cursorText = queryString(req, "cursor");
-    const after = cursorText === undefined ? undefined : decodeCursor(cursorText);
-    if (after === null) {
-      throw new RequestInvalid([
-        {
-          loc: ["query", "cursor"],
-          msg: "Value error, not a cursor of this list",
-          type: "value_error",
-        },
-      ]);
-    }
+    const after = cursorParam(req, decodeCursor);
     const skillId = queryString(req, "skill_id");
     const states = queryList(req, "state_filter") as RunState[] | undefined;
-    // The validator has already converted `limit` to a number.
-    const limit = Number(req.query.limit ?? DEFAULT_PAGE_SIZE);
+    const limit = pageSize(req);
     const page = await runs.list(ownerOf(req), { skillId, states, limit, after });
     if (page.next) {
       const next = new URLSearchParams();
@@ -87,7 +87,25 @@ export function runsRouter(deps: {
       // A queued run is always cancelled to "cancel", so null here means "no such run".
       throw new RunNotFound();
     }
+    if (state === "cancel") signals?.cancelled(req.params.id as string);
     res.json(state);
+  });
+
+  router.get("/run/:id/events", async (req, res) => {
+    const runId = req.params.id as string;
+    const after = cursorParam(req, decodeEventCursor);
+    const limit = pageSize(req);
+    const page = await runEvents.list(ownerOf(req), runId, { limit, after });
+    if (page === null) throw new RunNotFound();
+    if (page.next !== undefined) {
+      const next = new URLSearchParams({
+        limit: String(limit),
+        cursor: encodeEventCursor(page.next),
+      });
+      const path = `/v1/run/${encodeURIComponent(runId)}/events`;
+      res.setHeader("Link", `<${publicBaseUrl(req, deps.publicUrl)}${path}?${next}>; rel="next"`);
+    }
+    res.json(page.events);
   });
 
   router.get("/run/:id/video_url", async (req, res) => {
@@ -99,6 +117,28 @@ export function runsRouter(deps: {
   });
 
   return router;
+}
+
+/** The `cursor` query parameter decoded, undefined when absent; a 422 when it is not one. */
+function cursorParam<T>(req: Request, decode: (text: string) => T | null): T | undefined {
+  const text = queryString(req, "cursor");
+  if (text === undefined) return undefined;
+  const cursor = decode(text);
+  if (cursor === null) {
+    throw new RequestInvalid([
+      {
+        loc: ["query", "cursor"],
+        msg: "Value error, not a cursor of this list",
+        type: "value_error",
+      },
+    ]);
+  }
+  return cursor;
+}
+
+// The validator has already converted `limit` to a number.
+function pageSize(req: Request): number {
+  return Number(req.query.limit ?? DEFAULT_PAGE_SIZE);
 }
 
 function queryString(req: Request, name: string): string | undefined {

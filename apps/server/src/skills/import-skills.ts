@@ -72,7 +72,7 @@ export async function importSkills(
   if (issues.length > 0) throw new SkillImportFailed(issues);
   const outcomes = await skills.importAll(
     owner,
-    loaded.map(({ definition }) => toRecord(definition)),
+    loaded.map(({ definition }) => skillRecordOf(definition)),
   );
   return loaded.map(({ file, definition }, i) => ({
     file,
@@ -81,7 +81,8 @@ export async function importSkills(
   }));
 }
 
-function toRecord(definition: SkillDefinition): SkillRecord {
+/** What the skills table keeps of a parsed definition. */
+export function skillRecordOf(definition: SkillDefinition): SkillRecord {
   const inputs: Input[] = definition.inputs.map((input) => ({
     id: input.id,
     json_key: input.json_key,

@@ -3,14 +3,18 @@ import { writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseSkillDefinition } from "@skillrun/engine";
 import { pino } from "pino";
 import { type AppDeps, createApp } from "../app.js";
 import { type Database, openDatabase } from "../db/database.js";
 import type { SkillRecord } from "../db/repositories/skills.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import { createRepositories, type Repositories } from "../repositories.js";
+import { skillRecordOf } from "../skills/import-skills.js";
 import { VideoUrlSigner } from "../videos/signed-url.js";
 import { VideoStore } from "../videos/video-store.js";
+import { RunSignals } from "../worker/run-signals.js";
+import { DEFAULT_WORKER_OPTIONS, Worker, type WorkerOptions } from "../worker/worker.js";
 
 /** The video signing secret test servers use unless told otherwise. */
 export const TEST_VIDEO_SECRET = "test-video-signing-secret-0123456789abcdef";
@@ -22,6 +26,11 @@ export interface TestServerOptions {
   videoSigningSecret?: string;
   /** Defaults to 3600, as in production. */
   videoUrlTtlSeconds?: number;
+  /**
+   * Starts an in-process worker with these options (over the defaults) beside the server; without
+   * it runs stay queued, which the API tests rely on.
+   */
+  worker?: Partial<WorkerOptions>;
   /** Last word on the app's dependencies (failing repositories, PUBLIC_URL, …). */
   override?: (deps: AppDeps) => AppDeps;
 }
@@ -33,11 +42,17 @@ export interface TestServer {
   baseUrl: string;
   db: Database;
   repos: Repositories;
+  /** The in-process worker, when one was asked for. */
+  worker: Worker | undefined;
+  /** The database address, for worker processes a test starts beside the server. */
+  databaseUrl: string;
   /** The video store, in a fresh folder (not created until a video is written). */
   videos: VideoStore;
   /** Creates an API key for `owner` and returns it. */
   keyFor(owner: string): Promise<string>;
   importSkills(owner: string, records: SkillRecord[]): Promise<void>;
+  /** Imports skill definitions written in YAML, as `skillrun skills import` would. */
+  importSkillYaml(owner: string, ...yaml: string[]): Promise<void>;
   /** Writes `bytes` as the run's video. */
   putVideo(runId: string, bytes: Uint8Array): Promise<void>;
   /** A signed address of the run's video on this server, made as the server makes them. */
@@ -51,17 +66,21 @@ export interface TestServer {
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "skillrun-test-"));
-  const db = await openDatabase(`file:${join(dir, "skillrun.db")}`);
+  const databaseUrl = `file:${join(dir, "skillrun.db")}`;
+  const db = await openDatabase(databaseUrl);
   const clock = options.clock ?? systemClock;
   const repos = createRepositories(db, clock);
   const videos = new VideoStore(join(dir, "videos"));
   const secret = options.videoSigningSecret ?? TEST_VIDEO_SECRET;
   const ttl = options.videoUrlTtlSeconds ?? 3600;
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const signals = new RunSignals();
   let deps: AppDeps = {
     ...repos,
+    signals,
     videos,
     clock,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
+    logger,
     config: {
       bodyLimitBytes: 1024 * 1024,
       validateResponses: true,
@@ -80,14 +99,29 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   const signer = new VideoUrlSigner(secret, ttl, clock);
+  const worker = options.worker
+    ? new Worker(
+        { execution: repos.runExecution, logger, signals },
+        { ...DEFAULT_WORKER_OPTIONS, ...options.worker },
+      )
+    : undefined;
+  worker?.start();
   return {
     origin,
     baseUrl: `${origin}/v1`,
     db,
     repos,
+    worker,
+    databaseUrl,
     videos,
     keyFor: async (owner) => (await repos.apiKeys.create(owner)).key,
     importSkills: async (owner, records) => {
+      await repos.skills.importAll(owner, records);
+    },
+    importSkillYaml: async (owner, ...yaml) => {
+      const records = yaml.map((text, i) =>
+        skillRecordOf(parseSkillDefinition(text, `skill-${i}.yaml`)),
+      );
       await repos.skills.importAll(owner, records);
     },
     putVideo: async (runId, bytes) => {
@@ -95,6 +129,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     videoUrlFor: (runId) => signer.urlFor(origin, runId),
     close: async () => {
+      await worker?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();

@@ -1,0 +1,182 @@
+import {
+  type EngineEvent,
+  type ExecutionResult,
+  executeSkill,
+  type SkillDefinition,
+  type StepError,
+} from "@skillrun/engine";
+import type { Logger } from "pino";
+import type { NewRunEvent } from "../db/repositories/run-events.js";
+import type {
+  ClaimedRun,
+  Holder,
+  RunExecutionRepository,
+} from "../db/repositories/run-execution.js";
+import { stepOf, toRunEvent } from "./engine-events.js";
+import { EventWriter } from "./event-writer.js";
+import { RunStop } from "./run-stop.js";
+
+export interface ExecuteRunDeps {
+  execution: RunExecutionRepository;
+  logger: Logger;
+  workerId: string;
+}
+
+/**
+ * Executes one claimed run to its end: the skill's time limit, the step log, and the ending
+ * written as the state machine allows. `control` is the worker's handle to stop it (cancel,
+ * shutdown, lost claim); the time limit aborts it too. Never rejects for a run's own failure.
+ */
+export async function executeRun(
+  deps: ExecuteRunDeps,
+  run: ClaimedRun,
+  control: AbortController,
+): Promise<void> {
+  const { execution, logger } = deps;
+  const holder: Holder = { runId: run.id, workerId: deps.workerId };
+  const log = logger.child({ runId: run.id, skillId: run.skillId, attempt: run.attempt });
+  const definition = storedDefinition(run.definition);
+  if (definition === null) {
+    const message = `skill ${run.skillId} has no usable stored definition; import it again`;
+    await fail(deps, holder, {}, { step: null, message }, Date.now());
+    return;
+  }
+
+  const writer = new EventWriter(execution, holder, log);
+  let data: Record<string, unknown> = {};
+  const onEvent = (event: EngineEvent) => {
+    const entry = toRunEvent(run.id, event, run.attempt);
+    if (entry === null) return;
+    if (event.type === "data_updated") {
+      data = { ...data, ...event.changes };
+      writer.push(entry, data);
+    } else {
+      writer.push(entry);
+    }
+  };
+
+  const started = Date.now();
+  const timer = setTimeout(() => control.abort(new RunStop("timeout")), definition.timeoutMs);
+  let result: ExecutionResult;
+  try {
+    result = await executeSkill({
+      definition,
+      inputs: run.inputs,
+      run: { id: run.id, skill_id: run.skillId, owner: run.owner, attempt: run.attempt },
+      signal: control.signal,
+      onEvent,
+    });
+  } catch (error) {
+    // The engine reports a step's failure as a result; a throw is a fault of the engine itself.
+    log.error({ err: error }, "the engine failed");
+    result = {
+      outcome: "failed",
+      data,
+      error: { step: null, message: `internal error: ${messageOf(error)}` },
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+  await writer.flushed();
+  const durationMs = Date.now() - started;
+  const at = new Date();
+
+  switch (result.outcome) {
+    case "finished": {
+      const event: NewRunEvent = { runId: run.id, at, type: "run_finished", durationMs };
+      await end(deps, holder, "finish", result.data, event);
+      return;
+    }
+    case "failed":
+      await fail(deps, holder, result.data, result.error, started);
+      return;
+    case "aborted":
+      await stopped(deps, holder, result, definition, durationMs);
+      return;
+  }
+}
+
+/** Ends the run after the engine was aborted, as the reason of the abort says. */
+async function stopped(
+  deps: ExecuteRunDeps,
+  holder: Holder,
+  result: Extract<ExecutionResult, { outcome: "aborted" }>,
+  definition: SkillDefinition,
+  durationMs: number,
+): Promise<void> {
+  const kind = result.reason instanceof RunStop ? result.reason.kind : "lost";
+  const at = new Date();
+  const base = {
+    runId: holder.runId,
+    at,
+    durationMs,
+    ...(result.step && { step: stepOf(result.step) }),
+  };
+  switch (kind) {
+    case "timeout": {
+      const message = `the run exceeded its time limit of ${definition.timeout ?? "10m"}`;
+      const error: StepError = { step: result.step?.label ?? null, message };
+      const event: NewRunEvent = { ...base, type: "run_timed_out", message, data: { error } };
+      await end(deps, holder, "timeout", { ...result.data, error }, event);
+      return;
+    }
+    case "cancel": {
+      // The cancel itself already moved the run to `cancel`; the log says where it stopped.
+      const message = "stopped: the run was cancelled";
+      await deps.execution.record(holder, [{ ...base, type: "run_cancelled", message }]);
+      return;
+    }
+    case "shutdown": {
+      const message = `worker ${deps.workerId} shut down; the run was put back in the queue`;
+      await deps.execution.release(holder, { ...base, type: "run_released", message });
+      return;
+    }
+    case "lost":
+      deps.logger.warn({ runId: holder.runId }, "stopped a run this worker no longer holds");
+      return;
+  }
+}
+
+async function fail(
+  deps: ExecuteRunDeps,
+  holder: Holder,
+  data: Record<string, unknown>,
+  error: StepError,
+  started: number,
+): Promise<void> {
+  const event: NewRunEvent = {
+    runId: holder.runId,
+    at: new Date(),
+    type: "run_failed",
+    durationMs: Date.now() - started,
+    message: error.step === null ? error.message : `${error.step}: ${error.message}`,
+    data: { error },
+  };
+  await end(deps, holder, "reset", { ...data, error }, event);
+}
+
+async function end(
+  deps: ExecuteRunDeps,
+  holder: Holder,
+  to: "finish" | "reset" | "timeout",
+  data: Record<string, unknown>,
+  event: NewRunEvent,
+): Promise<void> {
+  const ended = await deps.execution.end(holder, to, data, event);
+  if (!ended) {
+    // Cancelled (or recovered) between the last step and this write: that ending stands.
+    deps.logger.info({ runId: holder.runId, wanted: to }, "run had already ended elsewhere");
+  }
+}
+
+/** The definition the import stored, or null when it is not one the engine can run. */
+function storedDefinition(value: unknown): SkillDefinition | null {
+  if (typeof value !== "object" || value === null) return null;
+  const candidate = value as Partial<SkillDefinition>;
+  if (!Array.isArray(candidate.steps) || typeof candidate.timeoutMs !== "number") return null;
+  return value as SkillDefinition;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

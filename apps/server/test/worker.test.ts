@@ -1,0 +1,276 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
+import { RunSignals } from "../src/worker/run-signals.js";
+import { Worker } from "../src/worker/worker.js";
+import { call } from "./support/http.js";
+import { RunClient, typesOf } from "./support/runs.js";
+
+/** The in-process worker: runs really run, end as DESIGN.md's state machine says, and log why. */
+
+const GREET = `
+id: skill_greet
+name: Greet
+inputs:
+  - { json_key: name, data_type: string, required: false, default: world }
+steps:
+  - id: greet
+    set: { greeting: "Hello, {{ inputs.name }}!" }
+  - log: "{{ data.greeting }}"
+`;
+
+const SLEEPY = `
+id: skill_sleepy
+name: Sleepy
+timeout: 1m
+steps:
+  - log: going to sleep
+  - id: nap
+    wait: 30s
+  - set: { woke: true }
+`;
+
+/** Fetches from a loopback port nothing listens on. */
+const broken = (port: number) => `
+id: skill_broken
+name: Broken
+steps:
+  - set: { before: 1 }
+  - id: fetch
+    http: { url: "http://127.0.0.1:${port}/nothing", timeout: 2s }
+  - set: { after: 1 }
+`;
+
+const IMPATIENT = `
+id: skill_impatient
+name: Impatient
+timeout: 300ms
+steps:
+  - id: nap
+    wait: 10s
+`;
+
+let server: TestServer;
+let alice: RunClient;
+let bob: RunClient;
+let closedPort: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ worker: { concurrency: 4 } });
+  closedPort = await unusedPort();
+  await server.importSkillYaml("alice", GREET, SLEEPY, broken(closedPort), IMPATIENT);
+  alice = new RunClient(server.origin, await server.keyFor("alice"));
+  bob = new RunClient(server.origin, await server.keyFor("bob"));
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("a run that succeeds", () => {
+  it("goes from queued through play to finish, with its outputs in data and end_time set", async () => {
+    const started = await alice.start("skill_greet", { name: "Ada" });
+    expect(started.state).toBeNull();
+    expect(started.end_time).toBeNull();
+    const run = await alice.ended(started.id);
+    expect(run.state).toBe("finish");
+    expect(run.data).toEqual({ greeting: "Hello, Ada!" });
+    expect(Date.parse(run.end_time as string)).toBeGreaterThanOrEqual(Date.parse(run.start_time));
+  });
+
+  it("leaves a step log of every step, in order, with durations", async () => {
+    const { id } = await alice.start("skill_greet");
+    await alice.ended(id);
+    const events = await alice.events(id);
+    expect(typesOf(events)).toEqual([
+      "run_claimed",
+      "run_started",
+      "step_started",
+      "data_updated",
+      "step_finished",
+      "step_started",
+      "log",
+      "step_finished",
+      "run_finished",
+    ]);
+    expect(events[0]).toMatchObject({ attempt: 1, data: { worker: server.worker?.id } });
+    expect(events[3]).toMatchObject({
+      step: { index: 0, id: "greet", kind: "set", label: "greet" },
+      data: { greeting: "Hello, world!" },
+    });
+    expect(events[6]).toMatchObject({
+      step: { index: 1, id: null, kind: "log", label: "step 2 (log)" },
+      level: "info",
+      message: "Hello, world!",
+    });
+    for (const event of events.filter((e) => e.type === "step_finished")) {
+      expect(event.duration_ms).toBeGreaterThanOrEqual(0);
+    }
+    const ids = events.map((event) => event.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it("cannot be cancelled once finished: cancel answers finish and changes nothing", async () => {
+    const { id } = await alice.start("skill_greet");
+    const ended = await alice.ended(id);
+    expect(await alice.cancel(id)).toBe("finish");
+    expect(await alice.get(id)).toEqual(ended);
+  });
+});
+
+describe("a run that fails", () => {
+  it("ends in reset with data.error naming the step and the cause, keeping earlier data", async () => {
+    const { id } = await alice.start("skill_broken");
+    const run = await alice.ended(id);
+    expect(run.state).toBe("reset");
+    expect(run.data).toMatchObject({ before: 1, error: { step: "fetch" } });
+    expect(run.data).not.toHaveProperty("after");
+    const error = (run.data as { error: { message: string } }).error;
+    expect(error.message).toContain(`GET http://127.0.0.1:${closedPort}/nothing`);
+    expect(error.message).toMatch(/ECONNREFUSED|refused/i);
+
+    const events = await alice.events(id);
+    expect(typesOf(events).slice(-2)).toEqual(["step_failed", "run_failed"]);
+    expect(events.at(-1)).toMatchObject({ message: `fetch: ${error.message}`, data: { error } });
+    expect(await alice.cancel(id)).toBe("reset");
+  });
+});
+
+describe("the time limit", () => {
+  it("ends a run past its skill's timeout in timeout, saying which step was under way", async () => {
+    const { id } = await alice.start("skill_impatient");
+    const run = await alice.ended(id, 5000);
+    expect(run.state).toBe("timeout");
+    expect(run.data).toEqual({
+      error: { step: "nap", message: "the run exceeded its time limit of 300ms" },
+    });
+    const took = Date.parse(run.end_time as string) - Date.parse(run.start_time);
+    expect(took).toBeGreaterThanOrEqual(300);
+    expect(took).toBeLessThan(3000);
+    expect(typesOf(await alice.events(id)).at(-1)).toBe("run_timed_out");
+    expect(await alice.cancel(id)).toBe("timeout");
+  });
+});
+
+describe("cancel", () => {
+  it("stops a running run within a second, and the run never changes again", async () => {
+    const { id } = await alice.start("skill_sleepy");
+    await alice.waitFor(id, (run) => run.state === "play");
+    // Into the 30 s wait.
+    await waitForEvent(id, (types) => types.includes("log"));
+    const cancelledAt = Date.now();
+    expect(await alice.cancel(id)).toBe("cancel");
+    const events = await waitForEvent(id, (types) => types.includes("run_cancelled"));
+    expect(Date.now() - cancelledAt).toBeLessThan(1000);
+    expect(events.at(-1)).toMatchObject({
+      type: "run_cancelled",
+      step: { id: "nap", kind: "wait" },
+    });
+    const run = await alice.get(id);
+    expect(run.state).toBe("cancel");
+    expect(run.end_time).not.toBeNull();
+    expect(run.data).toBeNull();
+    expect(await alice.cancel(id)).toBe("cancel");
+  });
+
+  it("ends a queued run at once; no worker ever claims it", async () => {
+    // A server whose one worker slot is taken, so the second run waits in the queue.
+    const busy = await startTestServer({ worker: { concurrency: 1 } });
+    try {
+      await busy.importSkillYaml("alice", SLEEPY);
+      const client = new RunClient(busy.origin, await busy.keyFor("alice"));
+      const first = await client.start("skill_sleepy");
+      await client.waitFor(first.id, (run) => run.state === "play");
+      const queued = await client.start("skill_sleepy");
+      expect(await client.cancel(queued.id)).toBe("cancel");
+      expect(await client.cancel(first.id)).toBe("cancel");
+      await client.waitFor(first.id, () => busy.worker?.busy === 0);
+      // The freed slot finds nothing to claim: the cancelled run stays as it was.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const run = await client.get(queued.id);
+      expect(run.state).toBe("cancel");
+      expect(run.end_time).not.toBeNull();
+      expect(await client.events(queued.id)).toEqual([]);
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
+describe("worker shutdown", () => {
+  it("puts the runs under way back in the queue, where another worker takes them", async () => {
+    const own = await startTestServer({ worker: { concurrency: 2 } });
+    try {
+      await own.importSkillYaml("alice", SLEEPY);
+      const client = new RunClient(own.origin, await own.keyFor("alice"));
+      const { id } = await client.start("skill_sleepy");
+      await client.waitFor(id, (run) => run.state === "play");
+      await own.worker?.stop();
+
+      const released = await client.get(id);
+      expect(released.state).toBeNull();
+      expect(released.data).toBeNull();
+      expect(typesOf(await client.events(id)).at(-1)).toBe("run_released");
+
+      const next = new Worker({
+        execution: own.repos.runExecution,
+        logger: pino({ level: "silent" }),
+        signals: new RunSignals(),
+      });
+      next.start();
+      try {
+        await client.waitFor(id, (run) => run.state === "play");
+        const claims = (await client.events(id)).filter((e) => e.type === "run_claimed");
+        // A clean release does not count as an attempt.
+        expect(claims.map((e) => [e.attempt, (e.data as { worker: string }).worker])).toEqual([
+          [1, own.worker?.id],
+          [1, next.id],
+        ]);
+        expect(await client.cancel(id)).toBe("cancel");
+      } finally {
+        await next.stop();
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe("GET /run/{id}/events", () => {
+  it("pages through the log with Link: rel=next, each event once, in order", async () => {
+    const { id } = await alice.start("skill_greet");
+    await alice.ended(id);
+    const all = await alice.events(id);
+    const paged = await alice.events(id, 2);
+    expect(paged).toEqual(all);
+  });
+
+  it("is owner-scoped: another owner's run is not found", async () => {
+    const { id } = await alice.start("skill_greet");
+    const reply = await call(server.origin, "GET", `/v1/run/${id}/events`, { key: bob.key });
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual({ detail: "Run not found" });
+  });
+});
+
+/** A loopback port that was free a moment ago: connecting to it is refused. */
+async function unusedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Polls the run's log until `done` holds of its event types; returns the events. */
+async function waitForEvent(runId: string, done: (types: string[]) => boolean) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const events = await alice.events(runId);
+    if (done(typesOf(events))) return events;
+    if (Date.now() > deadline) throw new Error(`events: ${typesOf(events).join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
