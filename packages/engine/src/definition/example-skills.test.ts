@@ -8,8 +8,8 @@ const SKILLS = fileURLToPath(new URL("../../../../skills/", import.meta.url));
 const files = (await readdir(SKILLS)).filter((name) => /\.ya?ml$/.test(name)).sort();
 
 describe("the example skills", () => {
-  it("are there to load", () => {
-    expect(files).toEqual(["hello.yaml", "http-get-json.yaml", "sum.yaml"]);
+  it("are there to load, the first three among them", () => {
+    expect(files).toEqual(expect.arrayContaining(["hello.yaml", "http-get-json.yaml", "sum.yaml"]));
   });
 
   it.each(files)("%s parses without issues", async (name) => {
