@@ -1,3 +1,20 @@
+export {
+  CHROMIUM_COMMANDS,
+  CHROMIUM_LOCATIONS,
+  type ChromiumEnv,
+  ChromiumNotFound,
+  findChromium,
+} from "./browser/find-chromium.js";
+export { createRunBrowser, DEFAULT_VIDEO_FPS, DEFAULT_VIEWPORT } from "./browser/run-browser.js";
+export type { ScreenshotResult } from "./browser/steps/screenshot.js";
+export type {
+  RecordedVideo,
+  RunBrowser,
+  RunBrowserOptions,
+  RunBrowserResult,
+  VideoOptions,
+  Viewport,
+} from "./browser/types.js";
 export { canonicalJson } from "./definition/canonical-json.js";
 export {
   DEFAULT_SKILL_TIMEOUT_MS,

@@ -144,6 +144,7 @@ describe("executeSkill", () => {
       outcome: "failed",
       data: { name: "Ada" },
       error: { step: "step 2 (set)", message },
+      step: { index: 1, kind: "set", label: "step 2 (set)" },
     });
     expect(typesOf(events).slice(-3)).toEqual(["step_started", "step_failed", "run_failed"]);
     expect(events.at(-2)).toMatchObject({
@@ -264,6 +265,7 @@ describe("executeSkill", () => {
         step: "step 2 (goto)",
         message: 'browser steps are not available in this runner yet (step kind "goto")',
       },
+      step: { index: 1, kind: "goto", label: "step 2 (goto)" },
     });
     expect(events.filter((event) => event.type === "step_failed")).toHaveLength(1);
     expect(elapsed).toBeLessThan(500);

@@ -21,7 +21,7 @@ export async function executeSkill(options: ExecuteSkillOptions): Promise<Execut
       case "failed": {
         const error: StepError = { step: ref.label, message: outcome.message };
         run.emit({ type: "run_failed", duration_ms: run.since(started), error });
-        return { outcome: "failed", data: run.data, error };
+        return { outcome: "failed", data: run.data, error, step: ref };
       }
       case "skipped":
         run.record(ref, null);

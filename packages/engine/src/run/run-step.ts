@@ -69,9 +69,10 @@ async function runAttempt(
   runner: AnyStepRunner,
   run: RunState,
 ): Promise<AttemptOutcome> {
+  const timeoutMs = step.timeout === undefined ? undefined : parseDuration(step.timeout);
   const timed = withTimeout(
     run.signal,
-    step.timeout === undefined ? undefined : parseDuration(step.timeout),
+    timeoutMs,
     () => new Error(`step timed out after ${step.timeout}`),
   );
   // A runner cut short by raceAbort may still be going; what it reports afterwards is dropped.
@@ -79,6 +80,7 @@ async function runAttempt(
   const context: StepContext = {
     step: ref,
     signal: timed.signal,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
     resolve: (value) => resolveValue(value, run.scope()),
     render: (text) => renderText(text, run.scope()),
     save(changes) {

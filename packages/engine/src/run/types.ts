@@ -52,7 +52,8 @@ export interface StepError {
 /** How a skill execution ended. `data` is the run's data at that moment. */
 export type ExecutionResult =
   | { outcome: "finished"; data: Record<string, unknown> }
-  | { outcome: "failed"; data: Record<string, unknown>; error: StepError }
+  /** `step` is the failing step (absent when the run failed before any step). */
+  | { outcome: "failed"; data: Record<string, unknown>; error: StepError; step?: StepRef }
   /** The signal was aborted (cancel, time limit, shutdown: the caller knows which). */
   | { outcome: "aborted"; data: Record<string, unknown>; step?: StepRef; reason: unknown };
 

@@ -62,7 +62,8 @@ async function send(
   }
 }
 
-function isHttpAddress(url: string): boolean {
+/** Whether `url` is an http:// or https:// address. */
+export function isHttpAddress(url: string): boolean {
   try {
     return ["http:", "https:"].includes(new URL(url).protocol);
   } catch {

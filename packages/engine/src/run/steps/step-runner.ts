@@ -15,6 +15,8 @@ export interface StepContext {
   step: StepRef;
   /** Aborts when the run is aborted or the step's timeout passes; hand it to whatever waits. */
   signal: AbortSignal;
+  /** The step's own `timeout` in ms, when it sets one: for runners whose waits have a default. */
+  timeoutMs?: number;
   /** Resolves the templates in a value of the action against the run as it is now. */
   resolve(value: unknown): Promise<unknown>;
   /** Resolves the templates in a string to text, even when it is one `{{ expr }}`. */

@@ -1,0 +1,134 @@
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { firstLine } from "./error-text.js";
+import type { Viewport } from "./types.js";
+
+/**
+ * For a server: no display, GPU or sandbox privileges (the sandbox needs user namespaces that
+ * containers usually lack), and nothing that calls home or updates itself during a run.
+ */
+export const CHROMIUM_FLAGS: readonly string[] = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** Starting Chromium takes about a second; a busy machine may need far longer. */
+const LAUNCH_TIMEOUT_MS = 30_000;
+/** How long `browser.close()` may take before the process is killed. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
+/** One Chromium process with the run's only context and page. */
+export interface ChromiumSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** The browser process, to kill it should it not close; undefined when Chromium did not say. */
+  pid: number | undefined;
+}
+
+/** Launches Chromium headless and opens one page of `viewport` size. */
+export async function launchChromium(
+  executablePath: string,
+  viewport: Viewport,
+  tag: string | undefined,
+): Promise<ChromiumSession> {
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: tag === undefined ? [...CHROMIUM_FLAGS] : [...CHROMIUM_FLAGS, `--skillrun-tag=${tag}`],
+    ...(tag === undefined ? {} : { env: { ...definedEnv(), SKILLRUN_TAG: tag } }),
+    timeout: LAUNCH_TIMEOUT_MS,
+    // Playwright would otherwise exit the whole process on SIGINT; whoever owns the run browser
+    // decides how to shut down, and closes it.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  const pid = await browserPid(browser);
+  try {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    return { browser, context, page, pid };
+  } catch (error) {
+    await closeChromium(browser, pid, () => {});
+    throw error;
+  }
+}
+
+/**
+ * Closes the browser; kills it when that takes longer than CLOSE_TIMEOUT_MS, and kills whatever
+ * is left of its process group either way, so that no process it started survives.
+ */
+export async function closeChromium(
+  browser: Browser,
+  pid: number | undefined,
+  problem: (message: string) => void,
+): Promise<void> {
+  const closing = browser.close().catch((error: unknown) => {
+    problem(`closing Chromium failed: ${firstLine(error)}`);
+  });
+  if (!(await settlesWithin(closing, CLOSE_TIMEOUT_MS))) {
+    problem(
+      `Chromium did not close within ${CLOSE_TIMEOUT_MS / 1000}s; killed it (pid ${pid ?? "unknown"})`,
+    );
+    killTree(pid);
+    await settlesWithin(closing, CLOSE_TIMEOUT_MS);
+  }
+  killTree(pid);
+}
+
+/**
+ * Kills Chromium's process group (Playwright starts it as a group leader, so its zygotes and
+ * renderers go too), else the process alone (e.g. behind a wrapper script that forks).
+ */
+function killTree(pid: number | undefined): void {
+  if (pid === undefined) return;
+  const targets = process.platform === "win32" ? [pid] : [-pid, pid];
+  for (const target of targets) {
+    try {
+      process.kill(target, "SIGKILL");
+      return;
+    } catch {
+      // No such group or process: already gone, the usual case after a clean close.
+    }
+  }
+}
+
+/** Playwright hides the process of a launched browser; Chromium itself tells its pid. */
+async function browserPid(browser: Browser): Promise<number | undefined> {
+  try {
+    const cdp = await browser.newBrowserCDPSession();
+    const { processInfo } = (await cdp.send("SystemInfo.getProcessInfo")) as {
+      processInfo: { type: string; id: number }[];
+    };
+    await cdp.detach();
+    return processInfo.find((info) => info.type === "browser")?.id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `work` settles within `ms`. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** This process's environment, which Chromium would get anyway, in the form Playwright takes. */
+function definedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}

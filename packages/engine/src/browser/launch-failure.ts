@@ -1,0 +1,27 @@
+import { firstLine, withoutApiName } from "./error-text.js";
+
+/** Chromium's own error output quoted in a launch failure: its last lines say what went wrong. */
+const QUOTED_LINES = 3;
+const QUOTED_LINE_CHARS = 200;
+
+/**
+ * A launch failure in a few words: Playwright's message holds the whole command line and log, of
+ * which only how the process exited and its last error lines matter.
+ */
+export function launchFailure(error: unknown, executablePath: string): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const exit = /<process did exit: exitCode=(\S+), signal=(\S+)>/.exec(message);
+  const said = [...message.matchAll(/^\[pid=\d+\]\[err\] (.+)$/gm)]
+    .map((match) => (match[1] ?? "").trim().slice(0, QUOTED_LINE_CHARS))
+    .filter((line) => line !== "")
+    .slice(-QUOTED_LINES);
+  const parts = [
+    exit === null
+      ? withoutApiName(firstLine(error))
+      : exit[2] !== "null"
+        ? `it was killed by ${exit[2]}`
+        : `it exited with code ${exit[1]}`,
+    ...(said.length === 0 ? [] : [`it said: ${said.join(" / ")}`]),
+  ];
+  return new Error(`could not start Chromium (${executablePath}): ${parts.join("; ")}`);
+}

@@ -1,0 +1,190 @@
+import { chmod, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findChromium } from "./find-chromium.js";
+import { type FixtureSite, startFixtureSite } from "./test-support/fixture-site.js";
+import { runSkill } from "./test-support/run-skill.js";
+import { testBrowser } from "./test-support/test-browser.js";
+
+let site: FixtureSite;
+beforeAll(async () => {
+  site = await startFixtureSite();
+});
+afterAll(() => site.close());
+
+describe("a run's browser", () => {
+  it("is never started by a run without browser steps, which gets no video", async () => {
+    const test = await testBrowser();
+    try {
+      const result = await runSkill(`- set: { a: 1 }\n- wait: 100ms\n`, {
+        base: site.base,
+        browser: test.browser.runners,
+      });
+      expect(result.outcome).toBe("finished");
+      expect(test.processes.count()).toBe(0);
+      expect(await test.browser.close()).toEqual({ video: null, problems: [] });
+      await expect(stat(test.videoPath)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await test.dispose();
+    }
+  });
+
+  it("starts once for a step retried while Chromium is still starting", async () => {
+    // A Chromium that takes a second to start, as on a busy machine.
+    const dir = await mkdtemp(join(tmpdir(), "slow-chromium-"));
+    const slow = join(dir, "chromium");
+    await writeFile(slow, `#!/bin/sh\nsleep 1\nexec ${findChromium(process.env)} "$@"\n`);
+    await chmod(slow, 0o755);
+    const test = await testBrowser({ executablePath: slow, video: false });
+    const seen = { most: 0 };
+    const sampler = setInterval(() => {
+      seen.most = Math.max(seen.most, test.processes.browsers().length);
+    }, 20);
+    try {
+      const result = await runSkill(
+        `
+- timeout: 400ms
+  retry: { attempts: 10 }
+  wait_for: { selector: body, state: attached }
+- goto: "{{ inputs.base }}/static"
+`,
+        { base: site.base, browser: test.browser.runners },
+      );
+      expect(result.outcome).toBe("finished");
+      const failed = result.events.filter((event) => event.type === "step_failed");
+      expect(failed.length).toBeGreaterThanOrEqual(2);
+      expect(seen.most).toBe(1);
+      await test.browser.close();
+      expect(test.processes.count()).toBe(0);
+    } finally {
+      clearInterval(sampler);
+      await test.dispose();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it("closes at once while a browser step is still waiting, and ends Chromium", async () => {
+    const test = await testBrowser({ viewport: { width: 640, height: 480 } });
+    try {
+      let closing: Promise<unknown> | undefined;
+      let closedInMs = 0;
+      const result = await runSkill(
+        `
+- goto: "{{ inputs.base }}/static"
+- id: never
+  wait_for: { selector: "#never" }
+`,
+        {
+          base: site.base,
+          browser: test.browser.runners,
+          onEvent: (event) => {
+            if (event.type === "step_started" && event.step.id === "never") {
+              setTimeout(() => {
+                const started = Date.now();
+                closing = test.browser.close().then(() => {
+                  closedInMs = Date.now() - started;
+                });
+              }, 300);
+            }
+          },
+        },
+      );
+      await closing;
+      expect(closedInMs).toBeLessThan(3000);
+      expect(result.outcome === "failed" && result.error.step).toBe("never");
+      expect(result.outcome === "failed" && result.error.message).toContain('"#never"');
+      expect(test.processes.count()).toBe(0);
+      // The video of what happened until then is kept.
+      expect((await test.browser.close()).video?.path).toBe(test.videoPath);
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
+
+  it("can be closed before it was ever opened, and repeatedly; it refuses steps once closed", async () => {
+    const test = await testBrowser();
+    try {
+      const first = await test.browser.close();
+      expect(first).toEqual({ video: null, problems: [] });
+      expect(await test.browser.close()).toBe(first);
+      const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
+        base: site.base,
+        browser: test.browser.runners,
+      });
+      expect(result.outcome === "failed" && result.error.message).toBe(
+        "the run's browser is closed",
+      );
+      expect(test.processes.count()).toBe(0);
+    } finally {
+      await test.dispose();
+    }
+  });
+
+  it("fails the first browser step, saying where it looked, when Chromium cannot be found", async () => {
+    const test = await testBrowser({
+      executablePath: () => findChromium({ PATH: "/nonexistent-bin" }, ["/nonexistent/chromium"]),
+    });
+    try {
+      const result = await runSkill(`- log: starting\n- goto: "{{ inputs.base }}/static"\n`, {
+        base: site.base,
+        browser: test.browser.runners,
+      });
+      expect(result.outcome === "failed" && result.error).toEqual({
+        step: "step 2 (goto)",
+        message:
+          "Chromium was not found: CHROMIUM_PATH is not set; looked at /nonexistent/chromium; chromium, chromium-browser, google-chrome on PATH (/nonexistent-bin). Install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH to a Chromium or Chrome executable.",
+      });
+      expect(await test.browser.close()).toEqual({ video: null, problems: [] });
+    } finally {
+      await test.dispose();
+    }
+  });
+
+  it("fails the first browser step with Chromium's own words when it cannot start", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "broken-chromium-"));
+    const broken = join(dir, "chromium");
+    await writeFile(
+      broken,
+      '#!/bin/sh\necho "error while loading shared libraries: libnss3.so" >&2\nexit 127\n',
+    );
+    await chmod(broken, 0o755);
+    const failing = await testBrowser({ executablePath: broken });
+    try {
+      const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
+        base: site.base,
+        browser: failing.browser.runners,
+      });
+      expect(result.outcome === "failed" && result.error.message).toBe(
+        `could not start Chromium (${broken}): it exited with code 127; it said: error while loading shared libraries: libnss3.so`,
+      );
+      expect(await failing.browser.close()).toEqual({ video: null, problems: [] });
+    } finally {
+      await failing.dispose();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("kills a Chromium that does not close, with every process it started", async () => {
+    const test = await testBrowser({ viewport: { width: 640, height: 480 } });
+    try {
+      const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
+        base: site.base,
+        browser: test.browser.runners,
+      });
+      expect(result.outcome).toBe("finished");
+      const [pid, ...others] = test.processes.browsers();
+      expect(others).toEqual([]);
+      // A stopped process answers nothing, as a hung browser would.
+      process.kill(Number(pid), "SIGSTOP");
+      const started = Date.now();
+      const closed = await test.browser.close();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
+      expect(closed.problems).toEqual([`Chromium did not close within 5s; killed it (pid ${pid})`]);
+      expect(closed.video?.path).toBe(test.videoPath);
+      expect(test.processes.count()).toBe(0);
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
+});

@@ -1,0 +1,105 @@
+import type { Page } from "playwright-core";
+import { type ChromiumSession, closeChromium, launchChromium } from "./chromium-session.js";
+import { firstLine } from "./error-text.js";
+import { launchFailure } from "./launch-failure.js";
+import { type ScreencastRecorder, startScreencastRecorder } from "./screencast-recorder.js";
+import { browserStepRunners } from "./steps/runners.js";
+import type { RunBrowser, RunBrowserOptions, RunBrowserResult, Viewport } from "./types.js";
+
+export const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 720 };
+/** Enough to follow what a skill does; more only makes larger files. */
+export const DEFAULT_VIDEO_FPS = 10;
+const MIN_FPS = 5;
+const MAX_FPS = 30;
+
+interface OpenBrowser {
+  session: ChromiumSession;
+  recorder: ScreencastRecorder | undefined;
+}
+
+/**
+ * The browser of one run. Chromium starts on the first browser step (one process, one page), so a
+ * run without browser steps costs nothing; `close` ends it and gives the video.
+ */
+export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
+  const viewport = options.viewport ?? DEFAULT_VIEWPORT;
+  const fps = options.video?.fps ?? DEFAULT_VIDEO_FPS;
+  if (!(fps >= MIN_FPS && fps <= MAX_FPS)) {
+    throw new RangeError(`video fps must be between ${MIN_FPS} and ${MAX_FPS}, not ${fps}`);
+  }
+  const problems: string[] = [];
+  const problem = (message: string) => {
+    problems.push(message);
+    options.onProblem?.(message);
+  };
+  let opening: Promise<OpenBrowser> | undefined;
+  let closing: Promise<RunBrowserResult> | undefined;
+  let screenshots = 0;
+
+  async function open(): Promise<OpenBrowser> {
+    const { executablePath } = options;
+    const path = typeof executablePath === "string" ? executablePath : executablePath();
+    let session: ChromiumSession;
+    try {
+      session = await launchChromium(path, viewport, options.tag);
+    } catch (error) {
+      throw launchFailure(error, path);
+    }
+    let recorder: ScreencastRecorder | undefined;
+    if (options.video !== undefined) {
+      try {
+        recorder = await startScreencastRecorder(session.context, session.page, {
+          path: options.video.path,
+          fps,
+          ffmpegPath: options.video.ffmpegPath ?? "ffmpeg",
+          viewport,
+          problem,
+        });
+      } catch (error) {
+        problem(`video not recorded: the screencast did not start: ${firstLine(error)}`);
+      }
+    }
+    return { session, recorder };
+  }
+
+  /** The run's page, launching the browser on first use; a failed launch is tried again. */
+  function page(): Promise<Page> {
+    if (closing !== undefined) return Promise.reject(new Error("the run's browser is closed"));
+    if (opening === undefined) {
+      const attempt = open();
+      opening = attempt;
+      // Forget a failed launch so the step's next attempt launches afresh.
+      attempt.catch(() => {
+        if (opening === attempt) opening = undefined;
+      });
+    }
+    return opening.then((opened) => opened.session.page);
+  }
+
+  async function shutDown(): Promise<RunBrowserResult> {
+    // A launch under way is waited for (it is bounded by its own timeout), then closed.
+    const opened = await opening?.catch(() => undefined);
+    if (opened === undefined) return { video: null, problems: [...problems] };
+    const { session, recorder } = opened;
+    const [video] = await Promise.all([
+      recorder?.stop() ?? null,
+      closeChromium(session.browser, session.pid, problem),
+    ]);
+    return { video, problems: [...problems] };
+  }
+
+  return {
+    runners: browserStepRunners({
+      page,
+      screenshotDir: options.screenshotDir,
+      nextScreenshotNumber: () => {
+        screenshots += 1;
+        return screenshots;
+      },
+    }),
+    close() {
+      closing ??= shutDown();
+      return closing;
+    },
+  };
+}

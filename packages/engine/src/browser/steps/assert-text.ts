@@ -1,0 +1,49 @@
+import { sleep } from "../../run/abort.js";
+import type { StepRunner } from "../../run/steps/step-runner.js";
+import { actOn } from "./act-on.js";
+import { type BrowserAccess, ELEMENT_TIMEOUT_MS, formatWait, stepPage } from "./step-page.js";
+
+/** How often the text is read again while it does not match yet. */
+const POLL_MS = 100;
+/** How much of the element's text a failure quotes. */
+const QUOTED_CHARS = 200;
+
+/**
+ * Passes once the first matching element's text contains `text` (white space runs compared as
+ * one space), read again until the wait runs out so a page still updating can catch up; gives
+ * the text. A failure quotes what the element says.
+ */
+export function assertTextRunner(access: BrowserAccess): StepRunner<"assert_text"> {
+  return async (action, context) => {
+    const selector = await context.render(action.selector);
+    const expected = await context.render(action.text);
+    const { page, timeout } = await stepPage(access, context, ELEMENT_TIMEOUT_MS);
+    const target = page.locator(selector).first();
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const left = Math.max(1, deadline - Date.now());
+      const text = await actOn(context, page, selector, "read", timeout, () =>
+        // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; the rendered text is what a person sees
+        target.innerText({ timeout: left, signal: context.signal }),
+      );
+      if (squeeze(text).includes(squeeze(expected))) return text.trim();
+      if (Date.now() + POLL_MS >= deadline) {
+        throw new Error(
+          `"${selector}" does not contain ${JSON.stringify(expected)} (waited ${formatWait(timeout)}); its text is ${quote(text)}`,
+        );
+      }
+      await sleep(POLL_MS, context.signal);
+    }
+  };
+}
+
+function squeeze(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function quote(text: string): string {
+  const squeezed = squeeze(text);
+  return JSON.stringify(
+    squeezed.length > QUOTED_CHARS ? `${squeezed.slice(0, QUOTED_CHARS)}…` : squeezed,
+  );
+}

@@ -1,0 +1,60 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+// Pages the browser tests drive, served from 127.0.0.1 (the tests have no internet).
+const PAGES: Record<string, string> = {
+  "/form": `<!doctype html><title>Form</title>
+<form id="order">
+  <input id="name" name="name">
+  <input id="quantity" name="quantity">
+  <select id="size"><option value="s">Small</option><option value="m">Medium</option><option value="l">Large</option></select>
+  <button id="submit" type="submit">Order</button>
+</form>
+<input id="search">
+<button id="later" disabled>Later</button>
+<p id="search-result" hidden></p>
+<ul id="links"><li><a class="item" href="/one">One</a></li><li><a class="item" href="/two">Two</a></li><li><a class="item" href="/three"> Three </a></li></ul>
+<h1 id="status">Pending review</h1>
+<script>
+  document.getElementById("order").addEventListener("submit", (event) => {
+    event.preventDefault();
+    // Answers a little later, as a real page waiting on a server would.
+    setTimeout(() => {
+      const result = document.createElement("p");
+      result.id = "result";
+      result.textContent = "Ordered " + document.getElementById("quantity").value + " × " +
+        document.getElementById("name").value + " (" + document.getElementById("size").value + ")";
+      document.body.append(result);
+    }, 300);
+  });
+  document.getElementById("search").addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    const out = document.getElementById("search-result");
+    out.textContent = "Searched for " + event.target.value;
+    out.hidden = false;
+  });
+</script>`,
+  "/static": `<!doctype html><title>Static</title><h1 id="title">Nothing moves here</h1>`,
+};
+
+/** A local web server for the fixture pages; `close` ends it with its connections. */
+export interface FixtureSite {
+  base: string;
+  close(): Promise<void>;
+}
+
+export async function startFixtureSite(): Promise<FixtureSite> {
+  const server: Server = createServer((request, response) => {
+    const page = PAGES[new URL(request.url ?? "/", "http://x").pathname];
+    if (page === undefined) response.writeHead(404, { "content-type": "text/plain" }).end("none");
+    else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { parseSkillDefinition } from "../../definition/parse.js";
+import { executeSkill } from "../../run/execute-skill.js";
+import type { BrowserStepRunners } from "../../run/steps/step-runner.js";
+import type { EngineEvent, ExecutionResult } from "../../run/types.js";
+
+/** Runs the YAML `steps` (indented list items) with `inputs.base` set, as the worker would. */
+export async function runSkill(
+  steps: string,
+  options: {
+    base: string;
+    browser: BrowserStepRunners;
+    signal?: AbortSignal;
+    onEvent?: (event: EngineEvent) => void;
+  },
+): Promise<ExecutionResult & { events: EngineEvent[] }> {
+  const definition = parseSkillDefinition(`id: s\nname: S\nsteps:\n${steps}`, "s.yaml");
+  const events: EngineEvent[] = [];
+  const result = await executeSkill({
+    definition,
+    inputs: { base: options.base },
+    run: { id: "run_1", skill_id: "s" },
+    signal: options.signal ?? new AbortController().signal,
+    onEvent: (event) => {
+      events.push(event);
+      options.onEvent?.(event);
+    },
+    browser: options.browser,
+  });
+  return { ...result, events };
+}

@@ -1,0 +1,54 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findChromium } from "../find-chromium.js";
+import { createRunBrowser } from "../run-browser.js";
+import type { RunBrowser, RunBrowserOptions, VideoOptions } from "../types.js";
+import { chromiumProcesses } from "./chromium-processes.js";
+
+let made = 0;
+
+/** A run browser of its own (never shared, so a leak shows), its folder and its processes. */
+export interface TestBrowser {
+  browser: RunBrowser;
+  /** Holds `video.webm` and `screenshots/`. */
+  dir: string;
+  videoPath: string;
+  screenshotDir: string;
+  processes: ReturnType<typeof chromiumProcesses>;
+  /** Closes the browser (again) and removes the folder. */
+  dispose(): Promise<void>;
+}
+
+/** Options as for createRunBrowser; `video` is added to (`false`: none) the default recording. */
+export type TestBrowserOptions = Omit<Partial<RunBrowserOptions>, "video"> & {
+  video?: Partial<VideoOptions> | false;
+};
+
+/** A run browser that records to a temporary folder, its processes tagged for counting. */
+export async function testBrowser(options: TestBrowserOptions = {}): Promise<TestBrowser> {
+  const { video, ...overrides } = options;
+  const dir = await mkdtemp(join(tmpdir(), "skillrun-browser-test-"));
+  made += 1;
+  const tag = `test-${process.pid}-${made}-${Date.now()}`;
+  const videoPath = join(dir, "video.webm");
+  const screenshotDir = join(dir, "screenshots");
+  const browser = createRunBrowser({
+    executablePath: () => findChromium(process.env),
+    tag,
+    screenshotDir,
+    ...overrides,
+    ...(video === false ? {} : { video: { path: videoPath, ...video } }),
+  });
+  return {
+    browser,
+    dir,
+    videoPath,
+    screenshotDir,
+    processes: chromiumProcesses(tag),
+    async dispose() {
+      await browser.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

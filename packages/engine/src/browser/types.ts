@@ -1,0 +1,59 @@
+import type { BrowserStepRunners } from "../run/steps/step-runner.js";
+
+/** A page size in CSS pixels. */
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+/** How a run's browser session is recorded. */
+export interface VideoOptions {
+  /** Where the WebM file goes; it appears only once it is complete. */
+  path: string;
+  /** Frames per second of the video, 5 to 30; 10 by default. */
+  fps?: number;
+  /** The ffmpeg executable; `ffmpeg` (looked up on PATH) by default. */
+  ffmpegPath?: string;
+}
+
+export interface RunBrowserOptions {
+  /** The Chromium to launch, or a finder called on the first browser step (e.g. findChromium). */
+  executablePath: string | (() => string);
+  /** 1280×720 by default. */
+  viewport?: Viewport;
+  /** Records the session to a WebM file when given. */
+  video?: VideoOptions;
+  /** Where screenshot steps write their PNG files; without it they fail. */
+  screenshotDir?: string;
+  /**
+   * Marks every process of this browser (a `--skillrun-tag=<tag>` flag and a `SKILLRUN_TAG`
+   * environment variable) so `ps` shows which run it belongs to; e.g. the run id.
+   */
+  tag?: string;
+  /** Told about each problem that does not fail a step (recording, closing), as it happens. */
+  onProblem?: (message: string) => void;
+}
+
+/** A finished recording. */
+export interface RecordedVideo {
+  path: string;
+  width: number;
+  height: number;
+  frames: number;
+  durationMs: number;
+}
+
+/** What a run's browser leaves behind once closed. */
+export interface RunBrowserResult {
+  /** Null when the browser was never opened or the recording failed (see `problems`). */
+  video: RecordedVideo | null;
+  /** Everything that went wrong without failing a step, in order. */
+  problems: string[];
+}
+
+/** The browser of one run: step runners that open it on first use, and `close`. */
+export interface RunBrowser {
+  runners: BrowserStepRunners;
+  /** Stops recording and ends every process it started; safe to call at any time, repeatedly. */
+  close(): Promise<RunBrowserResult>;
+}

@@ -1,0 +1,120 @@
+import { stat } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { probeVideo } from "./test-support/ffprobe.js";
+import { type FixtureSite, startFixtureSite } from "./test-support/fixture-site.js";
+import { runSkill } from "./test-support/run-skill.js";
+import { testBrowser } from "./test-support/test-browser.js";
+
+let site: FixtureSite;
+beforeAll(async () => {
+  site = await startFixtureSite();
+});
+afterAll(() => site.close());
+
+describe("the run's video", () => {
+  it("lasts as long as the browser was open, even on a still page, at the viewport's size", async () => {
+    const test = await testBrowser();
+    try {
+      // Chromium is up once the goto has finished; when it started is not known more closely.
+      const goto = { started: 0, finished: 0 };
+      const result = await runSkill(
+        `
+- goto: "{{ inputs.base }}/static"
+- wait: 2s
+- extract: { selector: "#title", save_as: title }
+`,
+        {
+          base: site.base,
+          browser: test.browser.runners,
+          onEvent: (event) => {
+            if (event.type === "step_started" && event.step.kind === "goto")
+              goto.started = Date.now();
+            if (event.type === "step_finished" && event.step.kind === "goto") {
+              goto.finished = Date.now();
+            }
+          },
+        },
+      );
+      expect(result.outcome).toBe("finished");
+      expect(test.processes.count()).toBeGreaterThan(0);
+      const closeCalled = Date.now();
+      const closed = await test.browser.close();
+      const closeReturned = Date.now();
+      expect(test.processes.count()).toBe(0);
+      expect(closed.problems).toEqual([]);
+      expect(closed.video).toMatchObject({ path: test.videoPath, width: 1280, height: 720 });
+
+      const probed = await probeVideo(test.videoPath);
+      expect({ width: probed.width, height: probed.height }).toEqual({ width: 1280, height: 720 });
+      expect(probed.durationS).toBeGreaterThanOrEqual(2);
+      // From the first frame (while the goto ran, or soon after) to the close.
+      expect(probed.durationS).toBeLessThanOrEqual((closeReturned - goto.started) / 1000);
+      expect(probed.durationS).toBeGreaterThanOrEqual((closeCalled - goto.finished) / 1000 - 0.5);
+      expect(Math.abs(probed.frames - probed.durationS * 10)).toBeLessThanOrEqual(2);
+      expect(closed.video?.frames).toBe(probed.frames);
+      expect(Math.abs((closed.video?.durationMs ?? 0) / 1000 - probed.durationS)).toBeLessThan(0.2);
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
+
+  it("an aborted run still leaves a playable video, and no Chromium", async () => {
+    const recorded = await testBrowser({ viewport: { width: 640, height: 480 } });
+    try {
+      const controller = new AbortController();
+      const result = await runSkill(
+        `
+- goto: "{{ inputs.base }}/static"
+- id: pause
+  wait: 10s
+`,
+        {
+          base: site.base,
+          browser: recorded.browser.runners,
+          signal: controller.signal,
+          onEvent: (event) => {
+            if (event.type === "step_started" && event.step.id === "pause") {
+              setTimeout(() => controller.abort(new Error("cancelled")), 1000);
+            }
+          },
+        },
+      );
+      expect(result.outcome).toBe("aborted");
+      expect(result.outcome === "aborted" && result.step?.id).toBe("pause");
+      const closed = await recorded.browser.close();
+      expect(recorded.processes.count()).toBe(0);
+      const probed = await probeVideo(recorded.videoPath);
+      expect(probed).toMatchObject({ width: 640, height: 480 });
+      expect(probed.durationS).toBeGreaterThanOrEqual(1);
+      expect(closed.video?.frames).toBe(probed.frames);
+    } finally {
+      await recorded.dispose();
+    }
+  }, 30_000);
+
+  it("without ffmpeg the run still finishes; there is no video, and a problem says why", async () => {
+    const noFfmpeg = await testBrowser({
+      viewport: { width: 640, height: 480 },
+      video: { ffmpegPath: "/nonexistent/ffmpeg" },
+    });
+    try {
+      const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
+        base: site.base,
+        browser: noFfmpeg.browser.runners,
+      });
+      expect(result.outcome).toBe("finished");
+      const closed = await noFfmpeg.browser.close();
+      expect(closed).toEqual({
+        video: null,
+        problems: [
+          "video not recorded: ffmpeg was not found (/nonexistent/ffmpeg); install Debian's ffmpeg package",
+        ],
+      });
+      await expect(stat(noFfmpeg.videoPath)).rejects.toThrow(/ENOENT/);
+      await expect(stat(`${noFfmpeg.videoPath}.part`)).rejects.toThrow(/ENOENT/);
+      expect(noFfmpeg.processes.count()).toBe(0);
+    } finally {
+      await noFfmpeg.dispose();
+    }
+  }, 30_000);
+});
