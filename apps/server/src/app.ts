@@ -6,6 +6,7 @@ import type { RunRepository } from "./db/repositories/runs.js";
 import type { SkillRepository } from "./db/repositories/skills.js";
 import type { Clock } from "./domain/clock.js";
 import { RouteNotFound } from "./domain/errors.js";
+import { demoRouter } from "./http/demo.js";
 import { docsRouter } from "./http/docs.js";
 import { errorHandler } from "./http/error-handler.js";
 import { requestLogging } from "./http/request-logging.js";
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
     res.json({ status: "ok" });
   });
   app.use(docsRouter(paths.openapi));
+  app.use(demoRouter(paths.demo));
 
   // `POST /v1/run` is accepted as the spec's `POST /v1/run/` (the validator matches on
   // originalUrl, the router on url: both are rewritten).

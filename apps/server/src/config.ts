@@ -37,6 +37,11 @@ const ConfigSchema = z.object({
   // How often an idle worker looks for queued runs (runs queued through the same process wake it
   // at once).
   WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  // The Chromium browser steps launch. Unset: the system's (/usr/bin/chromium, … then PATH). A run
+  // whose browser cannot be found ends in reset with an error saying where it was looked for.
+  CHROMIUM_PATH: z.string().min(1).optional(),
+  // Searched for Chromium when CHROMIUM_PATH is unset.
+  PATH: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

@@ -10,5 +10,7 @@ export const paths = {
   root,
   openapi: join(root, "openapi.yaml"),
   skills: join(root, "skills"),
+  /** The demo shop's static files (served at /demo/). */
+  demo: join(root, "apps", "server", "demo"),
   migrations: (flavour: string) => join(root, "prisma", flavour, "migrations"),
 };

@@ -133,7 +133,11 @@ describe("a run that fails", () => {
 
     const events = await alice.events(id);
     expect(typesOf(events).slice(-2)).toEqual(["step_failed", "run_failed"]);
-    expect(events.at(-1)).toMatchObject({ message: `fetch: ${error.message}`, data: { error } });
+    expect(events.at(-1)).toMatchObject({
+      message: `fetch: ${error.message}`,
+      step: { index: 1, id: "fetch", kind: "http", label: "fetch" },
+      data: { error },
+    });
     expect(await alice.cancel(id)).toBe("reset");
   });
 });
@@ -218,6 +222,8 @@ describe("worker shutdown", () => {
         execution: own.repos.runExecution,
         logger: pino({ level: "silent" }),
         signals: new RunSignals(),
+        videos: own.videos,
+        chromium: {},
       });
       next.start();
       try {

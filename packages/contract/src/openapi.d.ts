@@ -328,9 +328,11 @@ export interface components {
          *     - `run_released`: the worker shut down and put the run back in the queue
          *     - `worker_lost`: the run's worker stopped renewing its lease; the run was re-queued, or
          *       ended in `reset` when that had happened before
+         *     - `video_recorded`: the run's browser session was saved as its video (`data`: `width`,
+         *       `height`, `frames`, `duration_ms`); `GET /run/{id}/video_url` gives its address
          * @enum {string}
          */
-        RunEventType: "run_claimed" | "run_started" | "step_started" | "step_finished" | "step_failed" | "step_skipped" | "log" | "data_updated" | "run_finished" | "run_failed" | "run_timed_out" | "run_cancelled" | "run_released" | "worker_lost";
+        RunEventType: "run_claimed" | "run_started" | "step_started" | "step_finished" | "step_failed" | "step_skipped" | "log" | "data_updated" | "run_finished" | "run_failed" | "run_timed_out" | "run_cancelled" | "run_released" | "worker_lost" | "video_recorded";
         /** @description The step an event is about. */
         StepRef: {
             /** @description Position in the skill's `steps`, from 0. */

@@ -31,10 +31,11 @@ export async function serve(options: { demo: boolean }): Promise<number> {
     keptSigningSecret(join(localDataDir(config.DATABASE_URL), "video-signing-secret"));
 
   const signals = new RunSignals();
+  const videos = new VideoStore(config.VIDEO_DIR);
   const app = createApp({
     ...repos,
     signals,
-    videos: new VideoStore(config.VIDEO_DIR),
+    videos,
     clock: systemClock,
     logger,
     config: {
@@ -59,7 +60,10 @@ export async function serve(options: { demo: boolean }): Promise<number> {
 
   const worker =
     config.WORKER_CONCURRENCY > 0
-      ? new Worker({ execution: repos.runExecution, logger, signals }, workerOptionsOf(config))
+      ? new Worker(
+          { execution: repos.runExecution, logger, signals, videos, chromium: config },
+          workerOptionsOf(config),
+        )
       : undefined;
   worker?.start();
 

@@ -2,6 +2,7 @@ import { pino } from "pino";
 import { loadConfig } from "../config.js";
 import { openDatabase } from "../db/database.js";
 import { createRepositories } from "../repositories.js";
+import { VideoStore } from "../videos/video-store.js";
 import { Worker } from "../worker/worker.js";
 import { workerOptionsOf } from "../worker/worker-options.js";
 
@@ -17,7 +18,15 @@ export async function workerCommand(): Promise<number> {
   const logger = pino({ level: config.LOG_LEVEL });
   const db = await openDatabase(config.DATABASE_URL);
   const repos = createRepositories(db);
-  const worker = new Worker({ execution: repos.runExecution, logger }, workerOptionsOf(config));
+  const worker = new Worker(
+    {
+      execution: repos.runExecution,
+      logger,
+      videos: new VideoStore(config.VIDEO_DIR),
+      chromium: config,
+    },
+    workerOptionsOf(config),
+  );
   worker.start();
   console.log(
     `Skillrun worker ${worker.id} is executing runs (${config.WORKER_CONCURRENCY} at a time) from ${db.flavour}`,

@@ -31,6 +31,8 @@ export interface TestServerOptions {
    * it runs stay queued, which the API tests rely on.
    */
   worker?: Partial<WorkerOptions>;
+  /** The Chromium the worker's browser steps launch; found as in production when absent. */
+  chromiumPath?: string;
   /** Last word on the app's dependencies (failing repositories, PUBLIC_URL, …). */
   override?: (deps: AppDeps) => AppDeps;
 }
@@ -101,7 +103,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const signer = new VideoUrlSigner(secret, ttl, clock);
   const worker = options.worker
     ? new Worker(
-        { execution: repos.runExecution, logger, signals },
+        {
+          execution: repos.runExecution,
+          logger,
+          signals,
+          videos,
+          chromium: {
+            CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH,
+            PATH: process.env.PATH,
+          },
+        },
         { ...DEFAULT_WORKER_OPTIONS, ...options.worker },
       )
     : undefined;

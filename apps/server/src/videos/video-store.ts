@@ -5,8 +5,9 @@ import { join, resolve } from "node:path";
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
- * The video store: a folder holding one `<run id>.webm` per recorded run. A run has a video
- * exactly when its file exists; the recorder writes it, the API only reads it.
+ * The video store: a folder holding one `<run id>.webm` per recorded run, and the run's
+ * screenshots beside it. A run has a video exactly when its file exists; the recorder writes it
+ * (completing it under another name first), the API only reads it.
  */
 export class VideoStore {
   readonly dir: string;
@@ -26,6 +27,12 @@ export class VideoStore {
       if (code === "ENOENT" || code === "ENOTDIR") return null;
       throw error;
     }
+  }
+
+  /** The folder that keeps the run's screenshots (`<run id>-screenshots`), created when written. */
+  screenshotDirOf(runId: string): string {
+    if (!SAFE_ID.test(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);
+    return join(this.dir, `${runId}-screenshots`);
   }
 
   /** Where the run's video is to be written; creates the store's folder when needed. */

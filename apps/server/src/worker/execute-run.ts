@@ -1,9 +1,13 @@
 import {
+  createRunBrowser,
   type EngineEvent,
   type ExecutionResult,
   executeSkill,
+  findChromium,
+  type RunBrowser,
   type SkillDefinition,
   type StepError,
+  type StepRef,
 } from "@skillrun/engine";
 import type { Logger } from "pino";
 import type { NewRunEvent } from "../db/repositories/run-events.js";
@@ -12,6 +16,7 @@ import type {
   Holder,
   RunExecutionRepository,
 } from "../db/repositories/run-execution.js";
+import type { VideoStore } from "../videos/video-store.js";
 import { stepOf, toRunEvent } from "./engine-events.js";
 import { EventWriter } from "./event-writer.js";
 import { RunStop } from "./run-stop.js";
@@ -20,6 +25,10 @@ export interface ExecuteRunDeps {
   execution: RunExecutionRepository;
   logger: Logger;
   workerId: string;
+  /** Where browser runs' videos and screenshots are kept. */
+  videos: VideoStore;
+  /** Where Chromium is looked for (see findChromium). */
+  chromium: { CHROMIUM_PATH?: string; PATH?: string };
 }
 
 /**
@@ -57,6 +66,9 @@ export async function executeRun(
 
   const started = Date.now();
   const timer = setTimeout(() => control.abort(new RunStop("timeout")), definition.timeoutMs);
+  const browser = await runBrowser(deps, run.id, (message) =>
+    writer.push({ runId: run.id, at: new Date(), type: "log", level: "warn", message }),
+  );
   let result: ExecutionResult;
   try {
     result = await executeSkill({
@@ -65,6 +77,7 @@ export async function executeRun(
       run: { id: run.id, skill_id: run.skillId, owner: run.owner, attempt: run.attempt },
       signal: control.signal,
       onEvent,
+      browser: browser.runners,
     });
   } catch (error) {
     // The engine reports a step's failure as a result; a throw is a fault of the engine itself.
@@ -77,6 +90,18 @@ export async function executeRun(
   } finally {
     clearTimeout(timer);
   }
+  // Closed before the ending is written, so a run that has ended has its video in place.
+  const { video } = await browser.close();
+  if (video !== null) {
+    const { width, height, frames, durationMs: duration_ms } = video;
+    writer.push({
+      runId: run.id,
+      at: new Date(),
+      type: "video_recorded",
+      message: `video of ${(duration_ms / 1000).toFixed(1)} s at ${width}×${height}`,
+      data: { width, height, frames, duration_ms },
+    });
+  }
   await writer.flushed();
   const durationMs = Date.now() - started;
   const at = new Date();
@@ -88,12 +113,30 @@ export async function executeRun(
       return;
     }
     case "failed":
-      await fail(deps, holder, result.data, result.error, started);
+      await fail(deps, holder, result.data, result.error, started, result.step);
       return;
     case "aborted":
       await stopped(deps, holder, result, definition, durationMs);
       return;
   }
+}
+
+/**
+ * The run's browser: Chromium starts only if a browser step runs; the session is recorded into the
+ * video store and screenshots are kept beside the video.
+ */
+async function runBrowser(
+  deps: ExecuteRunDeps,
+  runId: string,
+  onProblem: (message: string) => void,
+): Promise<RunBrowser> {
+  return createRunBrowser({
+    executablePath: () => findChromium(deps.chromium),
+    video: { path: await deps.videos.pathForWriting(runId) },
+    screenshotDir: deps.videos.screenshotDirOf(runId),
+    tag: runId,
+    onProblem,
+  });
 }
 
 /** Ends the run after the engine was aborted, as the reason of the abort says. */
@@ -143,11 +186,13 @@ async function fail(
   data: Record<string, unknown>,
   error: StepError,
   started: number,
+  step?: StepRef,
 ): Promise<void> {
   const event: NewRunEvent = {
     runId: holder.runId,
     at: new Date(),
     type: "run_failed",
+    ...(step && { step: stepOf(step) }),
     durationMs: Date.now() - started,
     message: error.step === null ? error.message : `${error.step}: ${error.message}`,
     data: { error },

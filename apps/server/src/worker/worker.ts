@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "pino";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
+import type { VideoStore } from "../videos/video-store.js";
 import { executeRun } from "./execute-run.js";
 import type { RunSignals } from "./run-signals.js";
 import { RunStop } from "./run-stop.js";
@@ -53,6 +54,10 @@ export class Worker {
       execution: RunExecutionRepository;
       logger: Logger;
       signals?: RunSignals;
+      /** Where browser runs' videos and screenshots go. */
+      videos: VideoStore;
+      /** Where Chromium is looked for (see findChromium). */
+      chromium: { CHROMIUM_PATH?: string; PATH?: string };
     },
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
   ) {}
@@ -125,8 +130,9 @@ export class Worker {
       const run = await this.deps.execution.claim(this.id, leaseMs);
       if (run === null) return;
       const control = new AbortController();
+      const { execution, logger, videos, chromium } = this.deps;
       const done = executeRun(
-        { execution: this.deps.execution, logger: this.deps.logger, workerId: this.id },
+        { execution, logger, videos, chromium, workerId: this.id },
         run,
         control,
       )

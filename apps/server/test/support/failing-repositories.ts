@@ -36,4 +36,7 @@ export const failingVideos = {
   dir: "/var/lib/skillrun/videos",
   find: fail,
   pathForWriting: fail,
+  screenshotDirOf: () => {
+    throw new Error(FAILURE_MESSAGE);
+  },
 } satisfies Record<keyof VideoStore, unknown> as unknown as VideoStore;

@@ -1,0 +1,229 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import type { RunSession } from "../src/domain/api-types.js";
+import { paths } from "../src/paths.js";
+import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
+import { call } from "./support/http.js";
+import { RunClient, typesOf } from "./support/runs.js";
+
+/**
+ * Browser skills through the API and the in-process worker, against the demo shop the server
+ * serves itself: real Chromium, real ffmpeg, the video checked with ffprobe.
+ */
+
+const DEMO_SKILL = readFileSync(join(paths.skills, "demo-shop-order.yaml"), "utf8");
+
+const PATIENT = `
+id: skill_patient
+name: Patient
+inputs:
+  - { json_key: shop_url, data_type: string }
+steps:
+  - goto: "{{ inputs.shop_url }}"
+  - fill: { selector: "#name", value: Grace }
+  - id: nap
+    wait: 30s
+`;
+
+const WRONG_SELECTOR = `
+id: skill_wrong_selector
+name: Wrong selector
+inputs:
+  - { json_key: shop_url, data_type: string }
+steps:
+  - goto: "{{ inputs.shop_url }}"
+  - extract: { selector: "#products .name", save_as: first }
+  - id: checkout
+    click: { selector: "#checkout-button", }
+    timeout: 2s
+`;
+
+let server: TestServer;
+let alice: RunClient;
+let shopUrl: string;
+let scratch: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ worker: { concurrency: 2 } });
+  await server.importSkillYaml("alice", DEMO_SKILL, PATIENT, WRONG_SELECTOR);
+  alice = new RunClient(server.origin, await server.keyFor("alice"));
+  shopUrl = `${server.origin}/demo/`;
+  scratch = mkdtempSync(join(tmpdir(), "skillrun-videos-"));
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+interface Probe {
+  width: number;
+  height: number;
+  frames: number;
+  durationS: number;
+}
+
+/** Downloads the run's video through its signed address and reads it with ffprobe. */
+async function probeVideo(run: RunSession): Promise<Probe> {
+  expect(run.video_url).toMatch(/\/video\?expires=\d+&signature=/);
+  const reply = await call(server.origin, "GET", run.video_url as string);
+  expect(reply.status).toBe(200);
+  expect(reply.headers.get("content-type")).toBe("video/webm");
+  const file = join(scratch, `${run.id}.webm`);
+  writeFileSync(file, reply.bytes);
+  const out = execFileSync(
+    "ffprobe",
+    [
+      ...["-v", "error", "-count_frames", "-select_streams", "v:0"],
+      ...["-show_entries", "stream=width,height,nb_read_frames:format=duration", "-of", "json"],
+      file,
+    ],
+    { encoding: "utf8" },
+  );
+  const probe = JSON.parse(out) as {
+    streams: { width: number; height: number; nb_read_frames: string }[];
+    format: { duration: string };
+  };
+  const [stream] = probe.streams;
+  if (stream === undefined) throw new Error(`no video stream in ${out}`);
+  return {
+    width: stream.width,
+    height: stream.height,
+    frames: Number(stream.nb_read_frames),
+    durationS: Number(probe.format.duration),
+  };
+}
+
+/** Waits until the run's video is in place (a cancelled run's is finished just after it ends). */
+function withVideo(runId: string): Promise<RunSession> {
+  return alice.waitFor(runId, (run) => typeof run.video_url === "string");
+}
+
+/** Chromium processes this machine runs for the given run (each is tagged with the run id). */
+function chromiumProcessesOf(runId: string): number {
+  let count = 0;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(runId)) count += 1;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return count;
+}
+
+describe("the browser example skill against the server's demo shop", () => {
+  it("fills the form, orders, extracts the receipt into data, and leaves a valid video", async () => {
+    const { id } = await alice.start("skill_demo_shop_order", { shop_url: shopUrl, seats: 2 });
+    const run = await alice.ended(id, 60_000);
+    expect(run.state, JSON.stringify(run.data)).toBe("finish");
+    const data = run.data as Record<string, unknown>;
+    expect(data.plans).toEqual(["Basic plan", "Pro plan", "Team plan"]);
+    expect(data.total).toBe("58.00");
+    expect(data.order_number).toMatch(/^SR-\d{6}$/);
+    expect(data.receipt).toMatchObject({ file: expect.stringMatching(/\.png$/), width: 1280 });
+
+    const screenshots = readdirSync(server.videos.screenshotDirOf(id));
+    expect(screenshots).toEqual([(data.receipt as { file: string }).file]);
+
+    const events = await alice.events(id);
+    const recorded = events.find((event) => event.type === "video_recorded");
+    expect(recorded?.data).toMatchObject({ width: 1280, height: 720 });
+    expect(typesOf(events).at(-1)).toBe("run_finished");
+
+    const video = await probeVideo(run);
+    expect(video).toMatchObject({ width: 1280, height: 720 });
+    // The browser was open from the first step to the end of the run, the final 1 s wait included.
+    const runSeconds = (Date.parse(run.end_time as string) - Date.parse(run.start_time)) / 1000;
+    expect(video.durationS).toBeGreaterThan(1);
+    expect(video.durationS).toBeLessThanOrEqual(runSeconds + 0.5);
+    // At least 5 frames a second, and as many frames as the duration holds at the recorder's rate.
+    expect(video.frames / video.durationS).toBeGreaterThanOrEqual(5);
+    expect(Math.abs(video.frames - video.durationS * 10)).toBeLessThanOrEqual(3);
+    expect(chromiumProcessesOf(id)).toBe(0);
+  });
+});
+
+describe("a browser run cancelled mid-way", () => {
+  it("stops, closes its browser, and still has a playable video of what happened", async () => {
+    const { id } = await alice.start("skill_patient", { shop_url: shopUrl });
+    await alice.waitFor(id, () => chromiumProcessesOf(id) > 0);
+    // Into the wait, with the page filled in.
+    const deadline = Date.now() + 20_000;
+    while (
+      !(await alice.events(id)).some((e) => e.type === "step_started" && e.step?.id === "nap")
+    ) {
+      if (Date.now() > deadline) throw new Error("the run never reached its wait");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await alice.cancel(id)).toBe("cancel");
+    const run = await withVideo(id);
+    expect(run.state).toBe("cancel");
+    const video = await probeVideo(run);
+    expect(video).toMatchObject({ width: 1280, height: 720 });
+    expect(video.durationS).toBeGreaterThan(0.5);
+    expect(video.frames).toBeGreaterThan(0);
+    await alice.waitFor(id, () => chromiumProcessesOf(id) === 0, 10_000);
+  });
+});
+
+describe("a browser step that fails", () => {
+  it("ends the run in reset naming the step and the selector; the video is still there", async () => {
+    const { id } = await alice.start("skill_wrong_selector", { shop_url: shopUrl });
+    const run = await alice.ended(id, 60_000);
+    expect(run.state).toBe("reset");
+    const { error, first } = run.data as {
+      error: { step: string; message: string };
+      first: string;
+    };
+    expect(first).toBe("Basic plan");
+    expect(error.step).toBe("checkout");
+    expect(error.message).toContain("#checkout-button");
+    const video = await probeVideo(await withVideo(id));
+    expect(video.durationS).toBeGreaterThan(0);
+    expect(chromiumProcessesOf(id)).toBe(0);
+  });
+});
+
+describe("without Chromium", () => {
+  it("ends a browser run in reset with an error that says where Chromium was looked for", async () => {
+    const missing = join(scratch, "no-chromium-here");
+    const bare = await startTestServer({ worker: { concurrency: 1 }, chromiumPath: missing });
+    try {
+      await bare.importSkillYaml("alice", PATIENT);
+      const client = new RunClient(bare.origin, await bare.keyFor("alice"));
+      const { id } = await client.start("skill_patient", { shop_url: `${bare.origin}/demo/` });
+      const run = await client.ended(id);
+      expect(run.state).toBe("reset");
+      const { error } = run.data as { error: { step: string; message: string } };
+      expect(error.step).toBe("step 1 (goto)");
+      expect(error.message).toContain(`CHROMIUM_PATH is ${missing}`);
+      expect(run.video_url).toBeNull();
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe("the demo shop", () => {
+  it("is served at /demo/ without an API key", async () => {
+    const reply = await call(server.origin, "GET", "/demo/");
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(reply.text).toContain('<form id="order">');
+    const redirect = await fetch(`${server.origin}/demo`, { redirect: "manual" });
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get("location")).toBe("/demo/");
+  });
+
+  it("is what the example skill opens by default", () => {
+    const skill = parse(DEMO_SKILL) as { inputs: { json_key: string; default?: string }[] };
+    const url = skill.inputs.find((input) => input.json_key === "shop_url")?.default;
+    expect(url).toBe("http://127.0.0.1:8080/demo/");
+  });
+});
