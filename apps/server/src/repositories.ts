@@ -21,7 +21,7 @@ export function createRepositories(db: Database, clock: Clock = systemClock): Re
     apiKeys: new ApiKeyRepository(db.prisma, clock),
     runs: new RunRepository(db.prisma, clock),
     runEvents: new RunEventRepository(db.prisma),
-    runExecution: new RunExecutionRepository(db.prisma, clock),
+    runExecution: new RunExecutionRepository(db.prisma, clock, db.flavour),
     skills: new SkillRepository(db.prisma, clock),
   };
 }

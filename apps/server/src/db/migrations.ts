@@ -53,7 +53,9 @@ export async function applyMigrations(
   driver: MigrationDriver,
   migrations: Migration[],
 ): Promise<string[]> {
-  await driver.exec(driver.createTableSql);
+  // Under the migration lock too: two servers starting on a fresh database would otherwise
+  // race to create the table.
+  await driver.transaction(() => driver.exec(driver.createTableSql));
   const applied: string[] = [];
   for (const migration of migrations) {
     const done = await driver

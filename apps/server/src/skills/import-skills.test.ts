@@ -6,6 +6,7 @@ import { type Database, openDatabase } from "../db/database.js";
 import { SkillRepository } from "../db/repositories/skills.js";
 import type { Clock } from "../domain/clock.js";
 import { paths } from "../paths.js";
+import { createTestDatabase, type TestDatabase } from "../test-support/test-database.js";
 import { importSkills, SkillImportFailed } from "./import-skills.js";
 
 const SUM = `id: skill_sum
@@ -18,6 +19,7 @@ steps:
 `;
 
 let dir: string;
+let database: TestDatabase;
 let db: Database;
 let now: Date;
 let skills: SkillRepository;
@@ -25,12 +27,14 @@ const clock: Clock = { now: () => now };
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "skillrun-import-"));
-  db = await openDatabase(`file:${join(dir, "skillrun.db")}`);
+  database = await createTestDatabase();
+  db = await openDatabase(database.url);
   now = new Date("2026-11-22T10:00:00.000Z");
   skills = new SkillRepository(db.prisma, clock);
 });
 afterEach(async () => {
   await db.close();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -15,6 +15,7 @@ import { VideoUrlSigner } from "../videos/signed-url.js";
 import { VideoStore } from "../videos/video-store.js";
 import { RunSignals } from "../worker/run-signals.js";
 import { DEFAULT_WORKER_OPTIONS, Worker, type WorkerOptions } from "../worker/worker.js";
+import { createTestDatabase } from "./test-database.js";
 
 /** The video signing secret test servers use unless told otherwise. */
 export const TEST_VIDEO_SECRET = "test-video-signing-secret-0123456789abcdef";
@@ -46,7 +47,7 @@ export interface TestServer {
   repos: Repositories;
   /** The in-process worker, when one was asked for. */
   worker: Worker | undefined;
-  /** The database address, for worker processes a test starts beside the server. */
+  /** The database's DATABASE_URL, for worker processes a test starts beside the server. */
   databaseUrl: string;
   /** The video store, in a fresh folder (not created until a video is written). */
   videos: VideoStore;
@@ -63,13 +64,19 @@ export interface TestServer {
 }
 
 /**
- * The real server over real HTTP on a random loopback port, with a fresh SQLite file and video
- * folder, responses validated against openapi.yaml.
+ * The real server over real HTTP on a random loopback port, with a fresh database of the tests'
+ * flavour (TEST_FLAVOUR: a SQLite file, or a throwaway PostgreSQL database) and video folder,
+ * responses validated against openapi.yaml.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "skillrun-test-"));
-  const databaseUrl = `file:${join(dir, "skillrun.db")}`;
-  const db = await openDatabase(databaseUrl);
+  const database = await createTestDatabase();
+  const databaseUrl = database.url;
+  const db = await openDatabase(databaseUrl).catch(async (error: unknown) => {
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   const clock = options.clock ?? systemClock;
   const repos = createRepositories(db, clock);
   const videos = new VideoStore(join(dir, "videos"));
@@ -140,11 +147,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     videoUrlFor: (runId) => signer.urlFor(origin, runId),
     close: async () => {
-      await worker?.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
+      try {
+        await worker?.stop();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await db.close();
+      } finally {
+        // Whatever failed above, no test database is left behind.
+        await database.drop();
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Clock } from "../../domain/clock.js";
 import { type StoredRunState, sourcesOf } from "../../domain/run-state-machine.js";
 import type { PrismaClient } from "../database.js";
+import type { Flavour } from "../database-url.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import { type NewRunEvent, toRunEventRow } from "./run-events.js";
 import { stateIn } from "./run-state-filter.js";
@@ -35,6 +36,46 @@ export type WorkerEnding = "finish" | "reset" | "timeout";
 
 const RUNNING = ["play", "pause"] as const;
 
+type ClaimedRow = {
+  id: string;
+  owner: string;
+  skill_id: string;
+  inputs: string;
+  attempts: number | bigint;
+};
+
+/**
+ * The one statement that claims the oldest queued run, per flavour: it moves the run to play for
+ * `workerId` and returns it (no row when the queue is empty).
+ */
+const CLAIM_OLDEST_QUEUED: Record<
+  Flavour,
+  (
+    db: Pick<PrismaClient, "$queryRaw">,
+    workerId: string,
+    leaseExpiresAt: Date,
+  ) => Promise<ClaimedRow[]>
+> = {
+  // SQLite runs the statement under its single write lock, so the row the sub-select finds is
+  // the row updated and no other worker can take it in between.
+  sqlite: (db, workerId, leaseExpiresAt) => db.$queryRaw<ClaimedRow[]>`
+    UPDATE "runs" SET "state" = 'play', "worker_id" = ${workerId},
+        "lease_expires_at" = ${leaseExpiresAt}, "attempts" = "attempts" + 1
+      WHERE "id" = (SELECT "id" FROM "runs" WHERE "state" IS NULL
+                    ORDER BY "created_at", "id" LIMIT 1)
+      RETURNING "id", "owner", "skill_id", "inputs", "attempts"`,
+  // PostgreSQL lets writers run side by side: the sub-select locks the row it picks and skips
+  // rows other workers' claims hold locked, so concurrent claims take different runs instead
+  // of queueing behind (or both winning) the same one. The lock holds until the transaction,
+  // with its run_claimed event, commits.
+  postgres: (db, workerId, leaseExpiresAt) => db.$queryRaw<ClaimedRow[]>`
+    UPDATE "runs" SET "state" = 'play', "worker_id" = ${workerId},
+        "lease_expires_at" = ${leaseExpiresAt}, "attempts" = "attempts" + 1
+      WHERE "id" = (SELECT "id" FROM "runs" WHERE "state" IS NULL
+                    ORDER BY "created_at", "id" LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING "id", "owner", "skill_id", "inputs", "attempts"`,
+};
+
 /**
  * The worker's side of runs: claiming, leases, data, endings and recovery of runs whose worker
  * died. Every change is one conditional UPDATE whose WHERE holds the state machine's allowed
@@ -46,6 +87,8 @@ export class RunExecutionRepository {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
+    /** Which SQL dialect the claim statement is written in. */
+    private readonly flavour: Flavour,
   ) {}
 
   /**
@@ -56,15 +99,7 @@ export class RunExecutionRepository {
     const now = this.clock.now();
     const leaseExpiresAt = new Date(now.getTime() + leaseMs);
     const claimed = await this.prisma.$transaction(async (tx) => {
-      // One statement: SQLite runs it under its single write lock, so the row the sub-select
-      // finds is the row updated and no other worker can take it in between.
-      const rows = await tx.$queryRaw<
-        { id: string; owner: string; skill_id: string; inputs: string; attempts: number | bigint }[]
-      >`UPDATE "runs" SET "state" = 'play', "worker_id" = ${workerId},
-            "lease_expires_at" = ${leaseExpiresAt}, "attempts" = "attempts" + 1
-          WHERE "id" = (SELECT "id" FROM "runs" WHERE "state" IS NULL
-                        ORDER BY "created_at", "id" LIMIT 1)
-          RETURNING "id", "owner", "skill_id", "inputs", "attempts"`;
+      const rows = await CLAIM_OLDEST_QUEUED[this.flavour](tx, workerId, leaseExpiresAt);
       const row = rows[0];
       if (row === undefined) return null;
       const attempt = Number(row.attempts);
