@@ -34,9 +34,10 @@ const ConfigSchema = z.object({
   // How long a worker's claim on a run holds without renewal (renewed every third of it). A run
   // whose worker died is recovered this long after its last renewal.
   WORKER_LEASE_SECONDS: z.coerce.number().positive().max(3600).default(30),
-  // How often an idle worker looks for queued runs (runs queued through the same process wake it
-  // at once).
-  WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  // How often an idle worker looks for queued runs it was not told about. Unset: 250 ms on SQLite
+  // (runs queued through the same process wake it at once), 5 s on PostgreSQL (every new run is
+  // announced with NOTIFY; polling only covers a lost signal connection).
+  WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).optional(),
   // The Chromium browser steps launch. Unset: the system's (/usr/bin/chromium, … then PATH). A run
   // whose browser cannot be found ends in reset with an error saying where it was looked for.
   CHROMIUM_PATH: z.string().min(1).optional(),

@@ -9,7 +9,7 @@ import { systemClock } from "../domain/clock.js";
 import { createRepositories } from "../repositories.js";
 import { keptSigningSecret } from "../videos/signing-secret.js";
 import { VideoStore } from "../videos/video-store.js";
-import { RunSignals } from "../worker/run-signals.js";
+import { runSignalsFor } from "../worker/run-signals-for.js";
 import { Worker } from "../worker/worker.js";
 import { workerOptionsOf } from "../worker/worker-options.js";
 import { DEMO_OWNER, prepareDemo } from "./demo.js";
@@ -30,7 +30,7 @@ export async function serve(options: { demo: boolean }): Promise<number> {
     config.VIDEO_SIGNING_SECRET ??
     keptSigningSecret(join(localDataDir(config.DATABASE_URL), "video-signing-secret"));
 
-  const signals = new RunSignals();
+  const signals = await runSignalsFor(db, logger);
   const videos = new VideoStore(config.VIDEO_DIR);
   const app = createApp({
     ...repos,
@@ -62,7 +62,7 @@ export async function serve(options: { demo: boolean }): Promise<number> {
     config.WORKER_CONCURRENCY > 0
       ? new Worker(
           { execution: repos.runExecution, logger, signals, videos, chromium: config },
-          workerOptionsOf(config),
+          workerOptionsOf(config, db.flavour),
         )
       : undefined;
   worker?.start();
@@ -87,7 +87,10 @@ export async function serve(options: { demo: boolean }): Promise<number> {
     // Runs under way go back to the queue, for the next start or another worker.
     const workerStopped = worker?.stop() ?? Promise.resolve();
     server.close(() => {
-      workerStopped.finally(() => db.close().finally(() => process.exit(0)));
+      workerStopped
+        .finally(() => signals.close())
+        .finally(() => db.close())
+        .finally(() => process.exit(0));
     });
     // Idle keep-alive connections would hold close() open.
     server.closeIdleConnections();

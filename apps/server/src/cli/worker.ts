@@ -3,6 +3,7 @@ import { loadConfig } from "../config.js";
 import { openDatabase } from "../db/database.js";
 import { createRepositories } from "../repositories.js";
 import { VideoStore } from "../videos/video-store.js";
+import { runSignalsFor } from "../worker/run-signals-for.js";
 import { Worker } from "../worker/worker.js";
 import { workerOptionsOf } from "../worker/worker-options.js";
 
@@ -18,14 +19,16 @@ export async function workerCommand(): Promise<number> {
   const logger = pino({ level: config.LOG_LEVEL });
   const db = await openDatabase(config.DATABASE_URL);
   const repos = createRepositories(db);
+  const signals = await runSignalsFor(db, logger);
   const worker = new Worker(
     {
       execution: repos.runExecution,
       logger,
+      signals,
       videos: new VideoStore(config.VIDEO_DIR),
       chromium: config,
     },
-    workerOptionsOf(config),
+    workerOptionsOf(config, db.flavour),
   );
   worker.start();
   console.log(
@@ -36,6 +39,7 @@ export async function workerCommand(): Promise<number> {
     logger.info({ signal }, "shutting down");
     worker
       .stop()
+      .finally(() => signals.close())
       .finally(() => db.close())
       .finally(() => process.exit(0));
   };

@@ -2,7 +2,8 @@ import { EventEmitter } from "node:events";
 
 /**
  * Tells the workers of this process at once when a run is queued or cancelled here, so they
- * need not wait for their next poll. Workers in other processes learn of both by polling.
+ * need not wait for their next poll. Workers in other processes learn of both by polling, or,
+ * on PostgreSQL, through PostgresRunSignals.
  */
 export class RunSignals {
   private readonly emitter = new EventEmitter();
@@ -25,6 +26,9 @@ export class RunSignals {
     this.emitter.on("queued", listener);
     return () => this.emitter.off("queued", listener);
   }
+
+  /** Stops signalling; nothing to release for signals within one process. */
+  async close(): Promise<void> {}
 
   /** Subscribes to cancelled runs; returns the unsubscribe function. */
   onCancelled(listener: (runId: string) => void): () => void {

@@ -1,12 +1,17 @@
 import type { Config } from "../config.js";
+import type { Flavour } from "../db/database-url.js";
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from "./worker.js";
 
-/** A worker's options as the configuration sets them. */
-export function workerOptionsOf(config: Config): WorkerOptions {
+// With PostgreSQL every new run is announced (LISTEN/NOTIFY), so polling is only a safety net for
+// a lost signal connection; with SQLite polling is how other processes' runs are found.
+const POLL_MS: Record<Flavour, number> = { sqlite: 250, postgres: 5000 };
+
+/** A worker's options as the configuration sets them, for a database of `flavour`. */
+export function workerOptionsOf(config: Config, flavour: Flavour): WorkerOptions {
   return {
     ...DEFAULT_WORKER_OPTIONS,
     concurrency: config.WORKER_CONCURRENCY,
     leaseMs: config.WORKER_LEASE_SECONDS * 1000,
-    pollMs: config.WORKER_POLL_MS,
+    pollMs: config.WORKER_POLL_MS ?? POLL_MS[flavour],
   };
 }
