@@ -4,7 +4,7 @@ import { isTerminal } from "../src/domain/run-state-machine.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call } from "./support/http.js";
 import { RunClient, typesOf } from "./support/runs.js";
-import { startWorkerProcess, type WorkerProcess } from "./support/worker-process.js";
+import { type SkillrunProcess, startWorkerProcess } from "./support/skillrun-process.js";
 
 /** Workers as separate `skillrun worker` processes sharing the server's SQLite file. */
 
@@ -39,7 +39,7 @@ steps:
 `;
 
 const servers: TestServer[] = [];
-const workers: WorkerProcess[] = [];
+const workers: SkillrunProcess[] = [];
 
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((worker) => worker.stop("SIGKILL")));

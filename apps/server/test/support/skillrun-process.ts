@@ -5,9 +5,9 @@ import { paths } from "../../src/paths.js";
 const serverDir = join(paths.root, "apps", "server");
 const cli = join(serverDir, "src", "cli.ts");
 
-/** A `skillrun worker` process, run from source. */
-export interface WorkerProcess {
-  /** The id the worker claims runs under (as run_claimed events name it). */
+/** A `skillrun` process run from source: a worker or a server. */
+export interface SkillrunProcess {
+  /** What the process announced: the worker's id, or the server's address. */
   id: string;
   child: ChildProcess;
   /** Sends `signal` and waits for the process to exit. */
@@ -15,20 +15,39 @@ export interface WorkerProcess {
 }
 
 /** Starts `skillrun worker` on `databaseUrl` and waits until it says it is executing runs. */
-export async function startWorkerProcess(
+export function startWorkerProcess(
   databaseUrl: string,
   env: Record<string, string> = {},
-): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", cli, "worker"], {
+): Promise<SkillrunProcess> {
+  return startSkillrun(["worker"], /Skillrun worker (\S+) is executing runs/, {
+    DATABASE_URL: databaseUrl,
+    WORKER_POLL_MS: "50",
+    ...env,
+  });
+}
+
+/** Starts `skillrun serve` on a free port; its id is the address it listens on. */
+export function startServerProcess(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<SkillrunProcess> {
+  return startSkillrun(["serve"], /Skillrun is listening on (http:\/\/\S+)/, {
+    DATABASE_URL: databaseUrl,
+    PORT: "0",
+    ...env,
+  });
+}
+
+/** Starts `skillrun <args>` and waits for the line `ready` matches; its group 1 is the id. */
+async function startSkillrun(
+  args: string[],
+  ready: RegExp,
+  env: Record<string, string>,
+): Promise<SkillrunProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], {
     // From the server's folder, where `--import tsx` resolves.
     cwd: serverDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
-      WORKER_POLL_MS: "50",
-      ...env,
-    },
+    env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -36,10 +55,10 @@ export async function startWorkerProcess(
     let out = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /Skillrun worker (\S+) is executing runs/.exec(out);
+      const match = ready.exec(out);
       if (match?.[1]) resolve(match[1]);
     });
-    child.once("exit", (code) => reject(new Error(`skillrun worker exited (${code}): ${out}`)));
+    child.once("exit", (code) => reject(new Error(`skillrun ${args[0]} exited (${code}): ${out}`)));
   });
   return {
     id,
