@@ -13,30 +13,12 @@ import {
   startServerProcess,
   startWorkerProcess,
 } from "./support/skillrun-process.js";
+import { QUICK_SKILL, SLEEPY_SKILL } from "./support/skills.js";
 
 /**
  * Skillrun scaled out on PostgreSQL (always, whatever TEST_FLAVOUR says): two API server
  * processes and three worker processes on one database, as deploy/Procfile lays them out.
  */
-
-const QUICK = `
-id: skill_quick
-name: Quick
-inputs:
-  - { json_key: n, data_type: number }
-steps:
-  - set: { double: "{{ inputs.n * 2 }}" }
-  - log: "{{ inputs.n }} doubled is {{ data.double }}"
-`;
-
-const SLEEPY = `
-id: skill_sleepy
-name: Sleepy
-steps:
-  - log: going to sleep
-  - id: nap
-    wait: 30s
-`;
 
 const RUNS = 1000;
 // The workers poll this rarely, so a run claimed at once was announced, not found by polling.
@@ -57,7 +39,9 @@ beforeAll(async () => {
   const key = (await repos.apiKeys.create("alice")).key;
   await repos.skills.importAll(
     "alice",
-    [QUICK, SLEEPY].map((yaml) => skillRecordOf(parseSkillDefinition(yaml, "scale-out.yaml"))),
+    [QUICK_SKILL, SLEEPY_SKILL].map((yaml) =>
+      skillRecordOf(parseSkillDefinition(yaml, "scale-out.yaml")),
+    ),
   );
   videoDir = mkdtempSync(join(tmpdir(), "skillrun-scale-out-"));
   const shared = {

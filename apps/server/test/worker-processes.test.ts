@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from "../src/test-support/test-serve
 import { call } from "./support/http.js";
 import { RunClient, typesOf } from "./support/runs.js";
 import { type SkillrunProcess, startWorkerProcess } from "./support/skillrun-process.js";
+import { QUICK_SKILL, SLEEPY_SKILL } from "./support/skills.js";
 
 /** Workers as separate `skillrun worker` processes sharing the server's SQLite file. */
 
@@ -16,26 +17,6 @@ steps:
   - id: nap
     wait: 2s
   - set: { done: true }
-`;
-
-const SLEEPY = `
-id: skill_sleepy
-name: Sleepy
-steps:
-  - log: going to sleep
-  - id: nap
-    wait: 30s
-`;
-
-const QUICK = `
-id: skill_quick
-name: Quick
-inputs:
-  - { json_key: n, data_type: number }
-steps:
-  - set: { double: "{{ inputs.n * 2 }}" }
-  - wait: 20ms
-  - log: "{{ inputs.n }} doubled is {{ data.double }}"
 `;
 
 const servers: TestServer[] = [];
@@ -51,7 +32,7 @@ async function setUp(options: { inProcessWorker?: boolean } = {}) {
     options.inProcessWorker ? { worker: { concurrency: 4, pollMs: 50 } } : {},
   );
   servers.push(server);
-  await server.importSkillYaml("alice", SLOW, SLEEPY, QUICK);
+  await server.importSkillYaml("alice", SLOW, SLEEPY_SKILL, QUICK_SKILL);
   return { server, client: new RunClient(server.origin, await server.keyFor("alice")) };
 }
 
