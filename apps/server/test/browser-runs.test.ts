@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { RunSession } from "../src/domain/api-types.js";
+import type { RunEvent, RunSession } from "../src/domain/api-types.js";
 import { paths } from "../src/paths.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call } from "./support/http.js";
@@ -42,6 +42,18 @@ steps:
     timeout: 2s
 `;
 
+const HURRIED = `
+id: skill_hurried
+name: Hurried
+timeout: 4s
+inputs:
+  - { json_key: shop_url, data_type: string }
+steps:
+  - goto: "{{ inputs.shop_url }}"
+  - id: nap
+    wait: 30s
+`;
+
 let server: TestServer;
 let alice: RunClient;
 let shopUrl: string;
@@ -49,7 +61,7 @@ let scratch: string;
 
 beforeAll(async () => {
   server = await startTestServer({ worker: { concurrency: 2 } });
-  await server.importSkillYaml("alice", DEMO_SKILL, PATIENT, WRONG_SELECTOR);
+  await server.importSkillYaml("alice", DEMO_SKILL, PATIENT, WRONG_SELECTOR, HURRIED);
   alice = new RunClient(server.origin, await server.keyFor("alice"));
   shopUrl = `${server.origin}/demo/`;
   scratch = mkdtempSync(join(tmpdir(), "skillrun-videos-"));
@@ -103,6 +115,17 @@ function withVideo(runId: string): Promise<RunSession> {
   return alice.waitFor(runId, (run) => typeof run.video_url === "string");
 }
 
+/** Waits until the run has started its step `nap` (the browser is open and the page loaded). */
+async function untilNap(client: RunClient, runId: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  const napping = (events: RunEvent[]) =>
+    events.some((event) => event.type === "step_started" && event.step?.id === "nap");
+  while (!napping(await client.events(runId))) {
+    if (Date.now() > deadline) throw new Error("the run never reached its wait");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Chromium processes this machine runs for the given run (each is tagged with the run id). */
 function chromiumProcessesOf(runId: string): number {
   let count = 0;
@@ -153,13 +176,7 @@ describe("a browser run cancelled mid-way", () => {
     const { id } = await alice.start("skill_patient", { shop_url: shopUrl });
     await alice.waitFor(id, () => chromiumProcessesOf(id) > 0);
     // Into the wait, with the page filled in.
-    const deadline = Date.now() + 20_000;
-    while (
-      !(await alice.events(id)).some((e) => e.type === "step_started" && e.step?.id === "nap")
-    ) {
-      if (Date.now() > deadline) throw new Error("the run never reached its wait");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await untilNap(alice, id);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await alice.cancel(id)).toBe("cancel");
     const run = await withVideo(id);
@@ -187,6 +204,42 @@ describe("a browser step that fails", () => {
     const video = await probeVideo(await withVideo(id));
     expect(video.durationS).toBeGreaterThan(0);
     expect(chromiumProcessesOf(id)).toBe(0);
+  });
+});
+
+describe("a browser run past its time limit", () => {
+  it("ends in timeout with its browser closed and its video kept", async () => {
+    const { id } = await alice.start("skill_hurried", { shop_url: shopUrl });
+    const run = await alice.ended(id, 20_000);
+    expect(run.state).toBe("timeout");
+    expect(run.data).toMatchObject({ error: { step: "nap" } });
+    expect(run.video_url).not.toBeNull();
+    expect((await probeVideo(run)).durationS).toBeGreaterThan(0.5);
+    expect(chromiumProcessesOf(id)).toBe(0);
+  });
+});
+
+describe("a worker shutting down during a browser run", () => {
+  it("closes the run's browser and keeps its video before putting the run back in the queue", async () => {
+    const own = await startTestServer({ worker: { concurrency: 1 } });
+    try {
+      await own.importSkillYaml("alice", PATIENT);
+      const client = new RunClient(own.origin, await own.keyFor("alice"));
+      const { id } = await client.start("skill_patient", { shop_url: `${own.origin}/demo/` });
+      await untilNap(client, id);
+      expect(chromiumProcessesOf(id)).toBeGreaterThan(0);
+      await own.worker?.stop();
+      expect(chromiumProcessesOf(id)).toBe(0);
+      const released = await client.get(id);
+      expect(released.state).toBeNull();
+      expect(released.video_url).not.toBeNull();
+      expect(typesOf(await client.events(id)).slice(-2)).toEqual([
+        "video_recorded",
+        "run_released",
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 });
 
