@@ -1,15 +1,5 @@
-import type { EngineEvent, StepRef } from "@skillrun/engine";
+import type { EngineEvent } from "@skillrun/engine";
 import type { NewRunEvent } from "../db/repositories/run-events.js";
-
-/** The step of an event as the step log stores it. */
-export function stepOf(step: StepRef): NonNullable<NewRunEvent["step"]> {
-  return {
-    index: step.index,
-    ...(step.id === undefined ? {} : { id: step.id }),
-    kind: step.kind,
-    label: step.label,
-  };
-}
 
 /**
  * The step-log entry of an engine event, or null for the events that end a run: the worker
@@ -21,24 +11,24 @@ export function toRunEvent(runId: string, event: EngineEvent, attempt: number): 
     case "run_started":
       return { runId, at, type: "run_started", attempt };
     case "step_started":
-      return { runId, at, type: event.type, step: stepOf(event.step), attempt: event.attempt };
+      return { runId, at, type: event.type, step: event.step, attempt: event.attempt };
     case "step_finished":
       return {
         runId,
         at,
         type: event.type,
-        step: stepOf(event.step),
+        step: event.step,
         attempt: event.attempt,
         durationMs: event.duration_ms,
       };
     case "step_skipped":
-      return { runId, at, type: event.type, step: stepOf(event.step) };
+      return { runId, at, type: event.type, step: event.step };
     case "step_failed":
       return {
         runId,
         at,
         type: event.type,
-        step: stepOf(event.step),
+        step: event.step,
         attempt: event.attempt,
         durationMs: event.duration_ms,
         message: event.message,
@@ -49,12 +39,12 @@ export function toRunEvent(runId: string, event: EngineEvent, attempt: number): 
         runId,
         at,
         type: "log",
-        step: stepOf(event.step),
+        step: event.step,
         level: event.level,
         message: event.message,
       };
     case "data_updated":
-      return { runId, at, type: event.type, step: stepOf(event.step), data: event.changes };
+      return { runId, at, type: event.type, step: event.step, data: event.changes };
     case "run_finished":
     case "run_failed":
     case "run_aborted":

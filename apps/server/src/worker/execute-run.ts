@@ -17,7 +17,7 @@ import type {
   RunExecutionRepository,
 } from "../db/repositories/run-execution.js";
 import type { VideoStore } from "../videos/video-store.js";
-import { stepOf, toRunEvent } from "./engine-events.js";
+import { toRunEvent } from "./engine-events.js";
 import { EventWriter } from "./event-writer.js";
 import { RunStop } from "./run-stop.js";
 
@@ -153,7 +153,7 @@ async function stopped(
     runId: holder.runId,
     at,
     durationMs,
-    ...(result.step && { step: stepOf(result.step) }),
+    ...(result.step && { step: result.step }),
   };
   switch (kind) {
     case "timeout": {
@@ -192,7 +192,7 @@ async function fail(
     runId: holder.runId,
     at: new Date(),
     type: "run_failed",
-    ...(step && { step: stepOf(step) }),
+    ...(step && { step }),
     durationMs: Date.now() - started,
     message: error.step === null ? error.message : `${error.step}: ${error.message}`,
     data: { error },

@@ -7,6 +7,7 @@ export interface NewRunEvent {
   runId: string;
   at: Date;
   type: RunEvent["type"];
+  /** The engine's StepRef of the step the event is about. */
   step?: { index: number; id?: string; kind: string; label: string };
   attempt?: number;
   durationMs?: number;
@@ -50,15 +51,11 @@ export function toRunEventRow(event: NewRunEvent): Omit<RunEventRow, "id"> {
 }
 
 function toRunEvent(row: RunEventRow): RunEvent {
+  // The step's columns are written together (toRunEventRow), so one tells whether there is a step.
   const step =
-    row.stepIndex === null || row.stepKind === null
+    row.stepIndex === null || row.stepKind === null || row.stepLabel === null
       ? null
-      : {
-          index: row.stepIndex,
-          id: row.stepId,
-          kind: row.stepKind,
-          label: row.stepLabel ?? `step ${row.stepIndex + 1} (${row.stepKind})`,
-        };
+      : { index: row.stepIndex, id: row.stepId, kind: row.stepKind, label: row.stepLabel };
   return {
     id: row.id,
     run_id: row.runId,
