@@ -1,4 +1,4 @@
-import express, { type Request, type Router } from "express";
+import express, { type Request, type Response, type Router } from "express";
 import type { RunEventRepository } from "../db/repositories/run-events.js";
 import type { RunRepository } from "../db/repositories/runs.js";
 import type { SkillRepository } from "../db/repositories/skills.js";
@@ -38,6 +38,11 @@ export function runsRouter(deps: {
     return signer.urlFor(publicBaseUrl(req, deps.publicUrl), runId);
   }
 
+  /** `Link: <…>; rel="next"`: the address of the page after this one, on this server. */
+  function setNextLink(req: Request, res: Response, path: string, query: URLSearchParams): void {
+    res.setHeader("Link", `<${publicBaseUrl(req, deps.publicUrl)}${path}?${query}>; rel="next"`);
+  }
+
   async function withVideoUrl(req: Request, run: RunSession): Promise<RunSession> {
     return { ...run, video_url: await videoUrlOf(req, run.id) };
   }
@@ -67,10 +72,7 @@ export function runsRouter(deps: {
       for (const state of states ?? []) next.append("state_filter", state);
       next.set("limit", String(limit));
       next.set("cursor", encodeCursor(page.next));
-      res.setHeader(
-        "Link",
-        `<${publicBaseUrl(req, deps.publicUrl)}/v1/run/list?${next}>; rel="next"`,
-      );
+      setNextLink(req, res, "/v1/run/list", next);
     }
     res.json(await Promise.all(page.runs.map((run) => withVideoUrl(req, run))));
   });
@@ -102,8 +104,7 @@ export function runsRouter(deps: {
         limit: String(limit),
         cursor: encodeEventCursor(page.next),
       });
-      const path = `/v1/run/${encodeURIComponent(runId)}/events`;
-      res.setHeader("Link", `<${publicBaseUrl(req, deps.publicUrl)}${path}?${next}>; rel="next"`);
+      setNextLink(req, res, `/v1/run/${encodeURIComponent(runId)}/events`, next);
     }
     res.json(page.events);
   });

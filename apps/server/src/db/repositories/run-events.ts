@@ -1,6 +1,7 @@
 import type { RunEvent } from "../../domain/api-types.js";
 import type { PrismaClient } from "../database.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
+import { keysetPage } from "./keyset-page.js";
 
 /** An event as the worker writes it; the database gives it its id. */
 export interface NewRunEvent {
@@ -100,9 +101,7 @@ export class RunEventRepository {
       // One more than the page tells whether another page follows.
       take: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    const more = rows.length > query.limit && last !== undefined;
-    return { events: page.map(toRunEvent), ...(more && { next: last.id }) };
+    const { page, last } = keysetPage(rows, query.limit);
+    return { events: page.map(toRunEvent), ...(last && { next: last.id }) };
   }
 }

@@ -5,6 +5,7 @@ import { newRunId } from "../../domain/ids.js";
 import { sourcesOf } from "../../domain/run-state-machine.js";
 import type { PrismaClient } from "../database.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
+import { keysetPage } from "./keyset-page.js";
 import { stateIn } from "./run-state-filter.js";
 
 export interface RunListQuery {
@@ -101,12 +102,10 @@ export class RunRepository {
       // One more than the page tells whether another page follows.
       take: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    const more = rows.length > query.limit && last !== undefined;
+    const { page, last } = keysetPage(rows, query.limit);
     return {
       runs: page.map(toRunSession),
-      ...(more && { next: { createdAt: last.createdAt, id: last.id } }),
+      ...(last && { next: { createdAt: last.createdAt, id: last.id } }),
     };
   }
 
