@@ -30,6 +30,15 @@ interface AppliedRow {
   rolled_back_at: unknown;
 }
 
+/** A migration whose migration.sql changed after it was applied; start-up stops on it. */
+class MigrationEdited extends Error {
+  constructor(name: string) {
+    super(
+      `Migration ${name} was modified after it was applied (checksum differs); restore the original migration.sql and add a new migration instead`,
+    );
+  }
+}
+
 /** Reads `<dir>/<name>/migration.sql` folders in name order (Prisma's folder layout). */
 export function readMigrations(dir: string): Migration[] {
   if (!existsSync(dir)) throw new Error(`No migrations folder at ${dir}`);
@@ -66,11 +75,7 @@ export async function applyMigrations(
         );
         const finished = rows.find((r) => r.finished_at !== null && r.rolled_back_at === null);
         if (finished) {
-          if (finished.checksum !== migration.checksum) {
-            throw new Error(
-              `Migration ${migration.name} was modified after it was applied (checksum differs); restore the original migration.sql and add a new migration instead`,
-            );
-          }
+          if (finished.checksum !== migration.checksum) throw new MigrationEdited(migration.name);
           return true;
         }
         const started = new Date();
@@ -88,9 +93,8 @@ export async function applyMigrations(
         return false;
       })
       .catch(async (error: unknown) => {
-        if (error instanceof Error && error.message.includes("was modified after it was applied")) {
-          throw error;
-        }
+        // An edited migration was not run: there is no failure to record.
+        if (error instanceof MigrationEdited) throw error;
         await recordFailure(driver, migration, error);
         throw new Error(`Migration ${migration.name} failed and was rolled back: ${String(error)}`);
       });
