@@ -1,6 +1,7 @@
+import { messageOf } from "../error-message.js";
 /** The first line of an error's message: Playwright appends a call log below it. */
 export function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return message.split("\n")[0] ?? message;
 }
 

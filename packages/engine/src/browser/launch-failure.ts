@@ -1,3 +1,4 @@
+import { messageOf } from "../error-message.js";
 import { firstLine, withoutApiName } from "./error-text.js";
 
 /** Chromium's own error output quoted in a launch failure: its last lines say what went wrong. */
@@ -9,7 +10,7 @@ const QUOTED_LINE_CHARS = 200;
  * which only how the process exited and its last error lines matter.
  */
 export function launchFailure(error: unknown, executablePath: string): Error {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const exit = /<process did exit: exitCode=(\S+), signal=(\S+)>/.exec(message);
   const said = [...message.matchAll(/^\[pid=\d+\]\[err\] (.+)$/gm)]
     .map((match) => (match[1] ?? "").trim().slice(0, QUOTED_LINE_CHARS))

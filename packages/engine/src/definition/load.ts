@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { messageOf } from "../error-message.js";
 import { SkillDefinitionError } from "./errors.js";
 import { parseSkillDefinition } from "./parse.js";
 import type { SkillDefinition } from "./types.js";
@@ -16,7 +17,7 @@ export async function loadSkillFile(path: string): Promise<SkillDefinition> {
     text = await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
-    const reason = READ_FAILURES[code] ?? (error instanceof Error ? error.message : String(error));
+    const reason = READ_FAILURES[code] ?? messageOf(error);
     const issue = {
       file: path,
       line: 0,

@@ -1,4 +1,5 @@
 import { LineCounter, parseDocument, type YAMLError } from "yaml";
+import { messageOf } from "../error-message.js";
 import { SkillDefinitionError, type SkillDefinitionIssue } from "./errors.js";
 import { normaliseSkillDefinition, type WrittenSkillDefinition } from "./normalise.js";
 import { formatPath } from "./problem.js";
@@ -32,7 +33,7 @@ export function parseSkillDefinition(text: string, file: string): SkillDefinitio
     value = document.toJS();
   } catch (error) {
     // e.g. too many alias expansions (a "billion laughs" document).
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     throw new SkillDefinitionError([{ file, line: 1, column: 1, path: "$", message }]);
   }
   const problems = validateSkillDefinition(value);

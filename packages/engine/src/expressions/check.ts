@@ -1,6 +1,7 @@
+import { messageOf } from "../error-message.js";
 import { compileExpression } from "./compile.js";
 import { conditionExpression } from "./evaluate.js";
-import { ExpressionError, messageOf } from "./expression-error.js";
+import { ExpressionError } from "./expression-error.js";
 import { hasTemplate, parseTemplate } from "./template.js";
 
 /** Why a string's templates cannot be used (unclosed, empty, bad syntax), or undefined if they can. */

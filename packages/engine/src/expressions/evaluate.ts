@@ -1,6 +1,7 @@
 import { isRecord, quote } from "../definition/describe.js";
+import { messageOf } from "../error-message.js";
 import { compileExpression } from "./compile.js";
-import { ExpressionError, messageOf } from "./expression-error.js";
+import { ExpressionError } from "./expression-error.js";
 import { hasTemplate, parseTemplate, wholeExpression } from "./template.js";
 import { toJson } from "./to-json.js";
 import { toText } from "./to-text.js";

@@ -1,7 +1,7 @@
 import { parseDuration } from "../definition/duration.js";
 import type { Step } from "../definition/types.js";
+import { messageOf } from "../error-message.js";
 import { evaluateCondition, renderText, resolveValue } from "../expressions/evaluate.js";
-import { messageOf } from "../expressions/expression-error.js";
 import { raceAbort, sleep, withTimeout } from "./abort.js";
 import type { RunState } from "./run-state.js";
 import { type AnyStepRunner, runnerFor, unavailableRunner } from "./steps/registry.js";

@@ -1,3 +1,4 @@
+import { messageOf } from "../../error-message.js";
 /** What an `http` step gives, and stores under `save_as`. */
 export interface HttpResult {
   status: number;
@@ -50,7 +51,6 @@ function parseBody(contentType: string | undefined, text: string, target: string
   try {
     return JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${target} sent ${mediaType} that is not valid JSON: ${reason}`);
+    throw new Error(`${target} sent ${mediaType} that is not valid JSON: ${messageOf(error)}`);
   }
 }
