@@ -13,7 +13,7 @@ import { createRepositories, type Repositories } from "../repositories.js";
 import { skillRecordOf } from "../skills/import-skills.js";
 import { VideoUrlSigner } from "../videos/signed-url.js";
 import { VideoStore } from "../videos/video-store.js";
-import { RunSignals } from "../worker/run-signals.js";
+import { runSignalsFor } from "../worker/run-signals-for.js";
 import { DEFAULT_WORKER_OPTIONS, Worker, type WorkerOptions } from "../worker/worker.js";
 import { createTestDatabase } from "./test-database.js";
 
@@ -83,7 +83,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const secret = options.videoSigningSecret ?? TEST_VIDEO_SECRET;
   const ttl = options.videoUrlTtlSeconds ?? 3600;
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const signals = new RunSignals();
+  // As in production: LISTEN/NOTIFY on PostgreSQL, within the process on SQLite.
+  const signals = await runSignalsFor(db, logger);
   let deps: AppDeps = {
     ...repos,
     signals,
@@ -149,6 +150,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     close: async () => {
       try {
         await worker?.stop();
+        await signals.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await db.close();
