@@ -19,7 +19,7 @@ describe("a run's browser", () => {
     try {
       const result = await runSkill(`- set: { a: 1 }\n- wait: 100ms\n`, {
         base: site.base,
-        browser: test.browser.runners,
+        browser: test.browser.access,
       });
       expect(result.outcome).toBe("finished");
       expect(test.processes.count()).toBe(0);
@@ -49,7 +49,7 @@ describe("a run's browser", () => {
   wait_for: { selector: body, state: attached }
 - goto: "{{ inputs.base }}/static"
 `,
-        { base: site.base, browser: test.browser.runners },
+        { base: site.base, browser: test.browser.access },
       );
       expect(result.outcome).toBe("finished");
       const failed = result.events.filter((event) => event.type === "step_failed");
@@ -77,7 +77,7 @@ describe("a run's browser", () => {
 `,
         {
           base: site.base,
-          browser: test.browser.runners,
+          browser: test.browser.access,
           onEvent: (event) => {
             if (event.type === "step_started" && event.step.id === "never") {
               setTimeout(() => {
@@ -110,7 +110,7 @@ describe("a run's browser", () => {
       expect(await test.browser.close()).toBe(first);
       const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
         base: site.base,
-        browser: test.browser.runners,
+        browser: test.browser.access,
       });
       expect(result.outcome === "failed" && result.error.message).toBe(
         "the run's browser is closed",
@@ -128,7 +128,7 @@ describe("a run's browser", () => {
     try {
       const result = await runSkill(`- log: starting\n- goto: "{{ inputs.base }}/static"\n`, {
         base: site.base,
-        browser: test.browser.runners,
+        browser: test.browser.access,
       });
       expect(result.outcome === "failed" && result.error).toEqual({
         step: "step 2 (goto)",
@@ -153,7 +153,7 @@ describe("a run's browser", () => {
     try {
       const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
         base: site.base,
-        browser: failing.browser.runners,
+        browser: failing.browser.access,
       });
       expect(result.outcome === "failed" && result.error.message).toBe(
         `could not start Chromium (${broken}): it exited with code 127; it said: error while loading shared libraries: libnss3.so`,
@@ -170,7 +170,7 @@ describe("a run's browser", () => {
     try {
       const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
         base: site.base,
-        browser: test.browser.runners,
+        browser: test.browser.access,
       });
       expect(result.outcome).toBe("finished");
       const [pid, ...others] = test.processes.browsers();

@@ -3,7 +3,6 @@ import { type ChromiumSession, closeChromium, launchChromium } from "./chromium-
 import { firstLine } from "./error-text.js";
 import { launchFailure } from "./launch-failure.js";
 import { type ScreencastRecorder, startScreencastRecorder } from "./screencast-recorder.js";
-import { browserStepRunners } from "./steps/runners.js";
 import type { RunBrowser, RunBrowserOptions, RunBrowserResult, Viewport } from "./types.js";
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 720 };
@@ -89,14 +88,14 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
   }
 
   return {
-    runners: browserStepRunners({
+    access: {
       page,
       screenshotDir: options.screenshotDir,
       nextScreenshotNumber: () => {
         screenshots += 1;
         return screenshots;
       },
-    }),
+    },
     close() {
       closing ??= shutDown();
       return closing;

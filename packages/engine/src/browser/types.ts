@@ -1,4 +1,4 @@
-import type { BrowserStepRunners } from "../run/steps/step-runner.js";
+import type { BrowserAccess } from "./browser-access.js";
 
 /** A page size in CSS pixels. */
 export interface Viewport {
@@ -51,9 +51,9 @@ export interface RunBrowserResult {
   problems: string[];
 }
 
-/** The browser of one run: step runners that open it on first use, and `close`. */
+/** The browser of one run: access for browser steps, opening it on first use, and `close`. */
 export interface RunBrowser {
-  runners: BrowserStepRunners;
+  access: BrowserAccess;
   /** Stops recording and ends every process it started; safe to call at any time, repeatedly. */
   close(): Promise<RunBrowserResult>;
 }

@@ -25,7 +25,7 @@ describe("the run's video", () => {
 `,
         {
           base: site.base,
-          browser: test.browser.runners,
+          browser: test.browser.access,
           onEvent: (event) => {
             if (event.type === "step_started" && event.step.kind === "goto")
               goto.started = Date.now();
@@ -70,7 +70,7 @@ describe("the run's video", () => {
 `,
         {
           base: site.base,
-          browser: recorded.browser.runners,
+          browser: recorded.browser.access,
           signal: controller.signal,
           onEvent: (event) => {
             if (event.type === "step_started" && event.step.id === "pause") {
@@ -100,7 +100,7 @@ describe("the run's video", () => {
     try {
       const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
         base: site.base,
-        browser: noFfmpeg.browser.runners,
+        browser: noFfmpeg.browser.access,
       });
       expect(result.outcome).toBe("finished");
       const closed = await noFfmpeg.browser.close();

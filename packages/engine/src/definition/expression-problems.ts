@@ -1,7 +1,7 @@
 import { conditionProblem, templateProblem } from "../expressions/check.js";
+import { isStepKind } from "../steps/registry.js";
 import { isRecord } from "./describe.js";
 import type { DefinitionProblem, PathSegment } from "./problem.js";
-import { isStepKind } from "./step-kinds.js";
 
 /** Reports each template in a step's action, and its `if`, that JSONata cannot parse. */
 export function expressionProblems(

@@ -3,7 +3,7 @@ import { SkillDefinitionError, type SkillDefinitionIssue } from "./errors.js";
 import { parseSkillDefinition } from "./parse.js";
 
 const KINDS =
-  "set, log, wait, http, goto, click, fill, press, select, wait_for, extract, screenshot, assert_text";
+  "set, log, wait, http, fail, goto, click, fill, press, select, wait_for, extract, screenshot, assert_text";
 
 function issuesOf(text: string): SkillDefinitionIssue[] {
   try {

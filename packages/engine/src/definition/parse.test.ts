@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { stepKind } from "../steps/registry.js";
 import { parseSkillDefinition } from "./parse.js";
-import { stepKind } from "./step-kinds.js";
 
 // The example from DESIGN.md, "Skills: definition format".
 const PRICE_CHECK = `id: skill_price_check

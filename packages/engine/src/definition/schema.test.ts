@@ -1,8 +1,8 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { STEP_KINDS } from "../steps/registry.js";
 import { skillDefinitionSchema } from "./schema.js";
-import { STEP_KINDS } from "./step-kinds.js";
 
 // For tools that read the schema alone (editors, other languages), without our step-by-step checks.
 describe("skillDefinitionSchema on its own", () => {
@@ -26,9 +26,10 @@ describe("skillDefinitionSchema on its own", () => {
   - extract: { selector: a, save_as: links, attribute: href, all: true }
   - screenshot:
   - assert_text: { selector: h1, text: Welcome }
+  - fail: "no invoices for {{ inputs.month }}"
 `;
     expect(validate(skill(steps)), JSON.stringify(validate.errors)).toBe(true);
-    expect(STEP_KINDS).toHaveLength(13);
+    expect(STEP_KINDS).toHaveLength(14);
   });
 
   it("rejects an unknown step kind, two actions in a step, and json with body", () => {

@@ -1,7 +1,8 @@
 import type { SchemaObject } from "ajv/dist/2020.js";
+import { STEP_KIND_DEFINITIONS, STEP_KINDS } from "../steps/registry.js";
 import { DURATION_PATTERN } from "./duration.js";
-import { STEP_KINDS } from "./step-kinds.js";
-import type { DataType, StepKind } from "./types.js";
+import { ref, text } from "./schema-parts.js";
+import type { DataType } from "./types.js";
 
 /** A skill id: 1 to 128 letters, digits, `_`, `.` or `-`. */
 export const SKILL_ID_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -21,126 +22,6 @@ export const DATA_TYPES = [
 
 export const SKILL_DEFINITION_SCHEMA_ID = "https://skillrun.dev/schemas/skill-definition.json";
 
-const ref = (name: string): SchemaObject => ({ $ref: `#/$defs/${name}` });
-
-const text: SchemaObject = { type: "string", minLength: 1 };
-const selector: SchemaObject = { type: "string", minLength: 1, description: "A CSS selector." };
-const fieldValue: SchemaObject = {
-  type: ["string", "number", "boolean"],
-  description: "Text to enter; numbers and booleans are entered as their text.",
-};
-const httpStatus: SchemaObject = { type: "integer", minimum: 100, maximum: 599 };
-
-// Union shapes are written as `type: [a, b]` rather than `anyOf`: object keywords apply only to
-// maps, so the schema stays exact while validation reports one clear error instead of one per branch.
-const actionSchemas: Record<StepKind, SchemaObject> = {
-  set: {
-    type: "object",
-    minProperties: 1,
-    description: "Stores each value in the run's data under its key.",
-  },
-  log: {
-    type: ["string", "object"],
-    minLength: 1,
-    required: ["message"],
-    properties: { message: text, level: { enum: ["debug", "info", "warn", "error"] } },
-    additionalProperties: false,
-    description: "A message, or { message, level }; level defaults to info.",
-  },
-  wait: ref("duration"),
-  http: {
-    type: "object",
-    required: ["url"],
-    properties: {
-      method: { enum: ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"], default: "GET" },
-      url: text,
-      headers: { type: "object", additionalProperties: { type: "string" } },
-      json: { description: "Sent as a JSON body." },
-      body: { type: "string", description: "Sent as a raw body." },
-      expect_status: {
-        type: ["integer", "array"],
-        minimum: 100,
-        maximum: 599,
-        minItems: 1,
-        items: httpStatus,
-        description: "The accepted status code or codes; any 2xx when absent.",
-      },
-      save_as: ref("identifier"),
-      timeout: ref("duration"),
-    },
-    additionalProperties: false,
-    // `properties` restated so ajv's strict mode sees the required keys defined.
-    not: { required: ["json", "body"], properties: { json: true, body: true } },
-  },
-  goto: {
-    type: ["string", "object"],
-    minLength: 1,
-    required: ["url"],
-    properties: { url: text },
-    additionalProperties: false,
-    description: "A URL, or { url }.",
-  },
-  click: {
-    type: "object",
-    required: ["selector"],
-    properties: { selector },
-    additionalProperties: false,
-  },
-  fill: {
-    type: "object",
-    required: ["selector", "value"],
-    properties: { selector, value: fieldValue },
-    additionalProperties: false,
-  },
-  press: {
-    type: "object",
-    required: ["key"],
-    properties: {
-      selector,
-      key: { ...text, description: "A key name such as Enter, or a chord such as Control+A." },
-    },
-    additionalProperties: false,
-    description: "Presses a key on the element, or on the page when no selector is given.",
-  },
-  select: {
-    type: "object",
-    required: ["selector", "value"],
-    properties: { selector, value: fieldValue },
-    additionalProperties: false,
-  },
-  wait_for: {
-    type: "object",
-    required: ["selector"],
-    properties: {
-      selector,
-      state: { enum: ["visible", "hidden", "attached", "detached"], default: "visible" },
-    },
-    additionalProperties: false,
-  },
-  extract: {
-    type: "object",
-    required: ["selector", "save_as"],
-    properties: {
-      selector,
-      save_as: ref("identifier"),
-      attribute: { ...text, description: "Reads this attribute instead of the text." },
-      all: { type: "boolean", default: false, description: "Saves a list, one per match." },
-    },
-    additionalProperties: false,
-  },
-  screenshot: {
-    type: ["object", "null"],
-    properties: { save_as: ref("identifier"), full_page: { type: "boolean", default: false } },
-    additionalProperties: false,
-  },
-  assert_text: {
-    type: "object",
-    required: ["selector", "text"],
-    properties: { selector, text: { type: "string", description: "Must occur in the text." } },
-    additionalProperties: false,
-  },
-};
-
 const stepOptionProperties: Record<string, SchemaObject> = {
   id: ref("identifier"),
   if: { ...text, description: "An expression; the step is skipped when it is false." },
@@ -158,7 +39,7 @@ const stepOptionProperties: Record<string, SchemaObject> = {
 
 const stepDefs = Object.fromEntries(
   STEP_KINDS.flatMap((kind) => [
-    [`action_${kind}`, actionSchemas[kind]],
+    [`action_${kind}`, STEP_KIND_DEFINITIONS[kind].schema],
     [
       `step_${kind}`,
       {

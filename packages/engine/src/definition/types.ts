@@ -1,5 +1,8 @@
 // Hand-written to match schema.ts; a parsed definition has passed that schema, so these hold.
-// Strings in steps may contain `{{ expr }}` templates; they are kept as written.
+// Strings in steps may contain `{{ expr }}` templates; they are kept as written. Each step
+// kind's action type lives in the kind's own file (steps/registry.ts lists them).
+
+import type { ActionOf, StepKind } from "../steps/registry.js";
 
 /** The type of an input value, as the contract names it. */
 export type DataType = "string" | "number" | "boolean" | "array" | "object" | "file" | "tab";
@@ -46,95 +49,7 @@ export interface StepOptions {
   retry?: RetryPolicy;
 }
 
-export type StepKind =
-  | "set"
-  | "log"
-  | "wait"
-  | "http"
-  | "goto"
-  | "click"
-  | "fill"
-  | "press"
-  | "select"
-  | "wait_for"
-  | "extract"
-  | "screenshot"
-  | "assert_text";
-
-export type LogLevel = "debug" | "info" | "warn" | "error";
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
-export type ElementState = "visible" | "hidden" | "attached" | "detached";
-/** A value typed into a field; numbers and booleans are typed as their text. */
-export type FieldValue = string | number | boolean;
-
-export interface HttpRequest {
-  /** Defaults to GET. */
-  method?: HttpMethod;
-  url: string;
-  headers?: Record<string, string>;
-  /** Sent as a JSON body; never together with `body`. */
-  json?: unknown;
-  body?: string;
-  /** Accepted status code(s); any 2xx when absent. */
-  expect_status?: number | number[];
-  /** The `data` key that receives the response. */
-  save_as?: string;
-  timeout?: string;
-}
-
-export interface SetStep extends StepOptions {
-  set: Record<string, unknown>;
-}
-export interface LogStep extends StepOptions {
-  log: string | { message: string; level?: LogLevel };
-}
-export interface WaitStep extends StepOptions {
-  wait: string;
-}
-export interface HttpStep extends StepOptions {
-  http: HttpRequest;
-}
-export interface GotoStep extends StepOptions {
-  goto: string | { url: string };
-}
-export interface ClickStep extends StepOptions {
-  click: { selector: string };
-}
-export interface FillStep extends StepOptions {
-  fill: { selector: string; value: FieldValue };
-}
-export interface PressStep extends StepOptions {
-  press: { selector?: string; key: string };
-}
-export interface SelectStep extends StepOptions {
-  select: { selector: string; value: FieldValue };
-}
-export interface WaitForStep extends StepOptions {
-  wait_for: { selector: string; state?: ElementState };
-}
-export interface ExtractStep extends StepOptions {
-  extract: { selector: string; save_as: string; attribute?: string; all?: boolean };
-}
-export interface ScreenshotStep extends StepOptions {
-  screenshot: { save_as?: string; full_page?: boolean } | null;
-}
-export interface AssertTextStep extends StepOptions {
-  /** Passes when the element's text contains `text`. */
-  assert_text: { selector: string; text: string };
-}
-
 /** One step: exactly one action key (see `stepKind`) plus optional `StepOptions`. */
-export type Step =
-  | SetStep
-  | LogStep
-  | WaitStep
-  | HttpStep
-  | GotoStep
-  | ClickStep
-  | FillStep
-  | PressStep
-  | SelectStep
-  | WaitForStep
-  | ExtractStep
-  | ScreenshotStep
-  | AssertTextStep;
+export type Step = {
+  [K in StepKind]: StepOptions & { [Key in K]: ActionOf<K> };
+}[StepKind];

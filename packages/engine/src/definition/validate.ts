@@ -1,10 +1,10 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { isStepKind, STEP_KINDS, STEP_OPTION_KEYS } from "../steps/registry.js";
 import { describeTypes, describeValue, isRecord } from "./describe.js";
 import { expressionProblems } from "./expression-problems.js";
 import type { DefinitionProblem, PathSegment } from "./problem.js";
 import { SKILL_DEFINITION_SCHEMA_ID, skillDefinitionSchema } from "./schema.js";
 import { schemaProblems } from "./schema-issues.js";
-import { isStepKind, STEP_KINDS, STEP_OPTION_KEYS } from "./step-kinds.js";
 import type { DataType } from "./types.js";
 
 let ajv: Ajv2020 | undefined;

@@ -1,8 +1,9 @@
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import type { BrowserAccess } from "../browser/browser-access.js";
 import { parseSkillDefinition } from "../definition/parse.js";
 import type { SkillDefinition } from "../definition/types.js";
 import { executeSkill } from "./execute-skill.js";
-import type { BrowserStepRunners } from "./steps/step-runner.js";
 import type { EngineEvent, ExecuteSkillOptions } from "./types.js";
 
 function skill(steps: string, inputs = ""): SkillDefinition {
@@ -27,6 +28,18 @@ async function execute(
 }
 
 const typesOf = (events: EngineEvent[]) => events.map((event) => event.type);
+
+/**
+ * A browser whose page is what `page` gives, for the engine's own logic (retries, timeouts,
+ * aborts); the browser steps themselves are tested in real Chromium under browser/.
+ */
+function fakeBrowser(page: () => Promise<Partial<Page>>): BrowserAccess {
+  return {
+    page: page as () => Promise<Page>,
+    screenshotDir: undefined,
+    nextScreenshotNumber: () => 1,
+  };
+}
 
 /** Aborts with `reason` after `ms`. */
 function abortAfter(ms: number, reason: unknown = "cancelled"): AbortSignal {
@@ -176,20 +189,21 @@ describe("executeSkill", () => {
 
   it("retries a failing step after its backoff, counting attempts", async () => {
     let calls = 0;
-    const browser: BrowserStepRunners = {
-      goto: async () => {
-        calls += 1;
-        if (calls < 3) throw new Error(`flaky ${calls}`);
-        return "loaded";
-      },
-    };
+    const browser = fakeBrowser(async () => {
+      calls += 1;
+      if (calls < 3) throw new Error(`flaky ${calls}`);
+      return { goto: async () => null, url: () => "https://example.test/loaded" };
+    });
     const definition = skill(`  - id: open
     goto: https://example.test/
     retry: { attempts: 3, backoff: 50ms }
-  - set: { loaded: "{{ steps.open }}" }
+  - set: { loaded: "{{ steps.open.url }}" }
 `);
     const { result, events, elapsed } = await execute(definition, { browser });
-    expect(result).toEqual({ outcome: "finished", data: { loaded: "loaded" } });
+    expect(result).toEqual({
+      outcome: "finished",
+      data: { loaded: "https://example.test/loaded" },
+    });
     expect(calls).toBe(3);
     expect(elapsed).toBeGreaterThanOrEqual(95);
     const attempts = events.flatMap((event) =>
@@ -215,12 +229,10 @@ describe("executeSkill", () => {
 
   it("fails with the last attempt's message when every attempt fails", async () => {
     let calls = 0;
-    const browser: BrowserStepRunners = {
-      click: async () => {
-        calls += 1;
-        throw new Error(`no button (${calls})`);
-      },
-    };
+    const browser = fakeBrowser(async () => {
+      calls += 1;
+      throw new Error(`no button (${calls})`);
+    });
     const definition = skill('  - click: { selector: "#go" }\n    retry: { attempts: 2 }\n');
     const { result, events } = await execute(definition, { browser });
     expect(result).toMatchObject({
@@ -234,7 +246,7 @@ describe("executeSkill", () => {
   });
 
   it("fails an attempt that outlasts the step's timeout, even if the step ignores its signal", async () => {
-    const browser: BrowserStepRunners = { wait_for: () => new Promise(() => {}) };
+    const browser = fakeBrowser(() => new Promise(() => {}));
     const definition = skill(`  - wait: 10s
     timeout: 50ms
     retry: { attempts: 2 }
@@ -271,20 +283,19 @@ describe("executeSkill", () => {
     expect(elapsed).toBeLessThan(500);
   });
 
-  it("hands a browser runner its action as written, with templates to resolve", async () => {
-    const seen: unknown[] = [];
-    const browser: BrowserStepRunners = {
-      goto: async (action, context) => {
-        const url = await context.render(typeof action === "string" ? action : action.url);
-        seen.push(action, url);
-        context.save({ page: url });
-        return url;
+  it("resolves a browser step's templates before it drives the page", async () => {
+    const seen: string[] = [];
+    const browser = fakeBrowser(async () => ({
+      goto: async (url: string) => {
+        seen.push(url);
+        return null;
       },
-    };
-    const definition = skill('  - goto: "{{ inputs.url }}"\n', "");
+      url: () => seen.at(-1) ?? "",
+    }));
+    const definition = skill('  - id: open\n    goto: "{{ inputs.url }}"\n', "");
     const { result } = await execute(definition, { browser, inputs: { url: "https://a.test/" } });
-    expect(seen).toEqual(["{{ inputs.url }}", "https://a.test/"]);
-    expect(result).toEqual({ outcome: "finished", data: { page: "https://a.test/" } });
+    expect(seen).toEqual(["https://a.test/"]);
+    expect(result).toEqual({ outcome: "finished", data: {} });
   });
 });
 
@@ -316,11 +327,9 @@ describe("aborting a run", () => {
   });
 
   it("during a retry's backoff returns at once", async () => {
-    const browser: BrowserStepRunners = {
-      click: async () => {
-        throw new Error("not yet");
-      },
-    };
+    const browser = fakeBrowser(async () => {
+      throw new Error("not yet");
+    });
     const definition = skill(
       "  - click: { selector: a }\n    retry: { attempts: 3, backoff: 10s }\n",
     );
@@ -362,19 +371,28 @@ describe("aborting a run", () => {
   });
 
   it("drops what a step that ignores its signal reports after the abort", async () => {
-    const browser: BrowserStepRunners = {
-      screenshot: async (_action, context) => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        context.log("info", "too late");
-        context.save({ late: true });
-      },
+    // The element's text arrives after the abort, and the step then saves it regardless.
+    let saved!: () => void;
+    const late = new Promise<void>((resolve) => {
+      saved = resolve;
+    });
+    const element = {
+      waitFor: async () => undefined,
+      innerText: () =>
+        new Promise<string>((resolve) => setTimeout(() => resolve("too late"), 300)).finally(() =>
+          setTimeout(saved, 0),
+        ),
     };
-    const { result, events, elapsed } = await execute(skill("  - screenshot:\n"), {
+    const browser = fakeBrowser(async () => ({
+      locator: () => ({ first: () => element }) as unknown as ReturnType<Page["locator"]>,
+    }));
+    const steps = '  - extract: { selector: "#x", save_as: late }\n';
+    const { result, events, elapsed } = await execute(skill(steps), {
       browser,
       signal: abortAfter(20),
     });
     expect(elapsed).toBeLessThan(250);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await late;
     expect(result).toMatchObject({ outcome: "aborted", data: {} });
     expect(events.at(-1)?.type).toBe("run_aborted");
   });

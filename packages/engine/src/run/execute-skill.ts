@@ -1,4 +1,4 @@
-import { createRunState, type RunState } from "./run-state.js";
+import { createExecution, type Execution } from "./execution.js";
 import { runStep } from "./run-step.js";
 import { stepRef } from "./step-ref.js";
 import type { ExecuteSkillOptions, ExecutionResult, StepError, StepRef } from "./types.js";
@@ -8,7 +8,7 @@ import type { ExecuteSkillOptions, ExecutionResult, StepError, StepRef } from ".
  * how it ended; a failing step or an abort is an outcome, never a thrown error.
  */
 export async function executeSkill(options: ExecuteSkillOptions): Promise<ExecutionResult> {
-  const run = createRunState(options);
+  const run = createExecution(options);
   const started = run.now();
   run.emit({ type: "run_started" });
   for (const [index, step] of options.definition.steps.entries()) {
@@ -34,7 +34,7 @@ export async function executeSkill(options: ExecuteSkillOptions): Promise<Execut
   return { outcome: "finished", data: run.data };
 }
 
-function aborted(run: RunState, started: number, step?: StepRef): ExecutionResult {
+function aborted(run: Execution, started: number, step?: StepRef): ExecutionResult {
   const { reason } = run.signal;
   const where = step === undefined ? {} : { step };
   run.emit({ type: "run_aborted", duration_ms: run.since(started), ...where, reason });

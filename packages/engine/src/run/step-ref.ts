@@ -1,5 +1,5 @@
-import { stepKind } from "../definition/step-kinds.js";
 import type { Step } from "../definition/types.js";
+import { stepKind } from "../steps/registry.js";
 import type { StepRef } from "./types.js";
 
 /** How people are told about a step: its `id`, else `step <index + 1> (<kind>)`. */

@@ -1,5 +1,6 @@
-import type { SkillDefinition, StepKind } from "../definition/types.js";
-import type { BrowserStepRunners } from "./steps/step-runner.js";
+import type { BrowserAccess } from "../browser/browser-access.js";
+import type { SkillDefinition } from "../definition/types.js";
+import type { StepKind } from "../steps/registry.js";
 
 /** Which step an event or error is about. */
 export interface StepRef {
@@ -78,8 +79,8 @@ export interface ExecuteSkillOptions {
   /** Clock for event timestamps and durations; `Date.now` by default. */
   now?: () => number;
   /**
-   * Runners for browser steps (goto, click, …); a run reaching a browser step without one fails.
-   * Opening and closing the browser is the supplier's business.
+   * The run's browser, for browser steps (goto, click, …); a run reaching a browser step without
+   * one fails. Opening and closing the browser is the supplier's business.
    */
-  browser?: BrowserStepRunners;
+  browser?: BrowserAccess;
 }

@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import type { StepContext } from "../../run/steps/step-runner.js";
+import type { StepContext } from "../../steps/step-context.js";
 import { selectorFailure } from "./failures.js";
 
 /**

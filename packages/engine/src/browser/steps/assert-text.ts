@@ -1,7 +1,10 @@
+import { selector } from "../../definition/schema-parts.js";
 import { sleep } from "../../run/abort.js";
-import type { StepRunner } from "../../run/steps/step-runner.js";
+import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
-import { type BrowserAccess, ELEMENT_TIMEOUT_MS, formatWait, stepPage } from "./step-page.js";
+import { ELEMENT_TIMEOUT_MS, formatWait, stepPage } from "./step-page.js";
+
+export type AssertTextAction = { selector: string; text: string };
 
 /** How often the text is read again while it does not match yet. */
 const POLL_MS = 100;
@@ -13,11 +16,18 @@ const QUOTED_CHARS = 200;
  * one space), read again until the wait runs out so a page still updating can catch up; gives
  * the text. A failure quotes what the element says.
  */
-export function assertTextRunner(access: BrowserAccess): StepRunner<"assert_text"> {
-  return async (action, context) => {
+export const assertTextStep = defineStepKind<AssertTextAction>({
+  schema: {
+    type: "object",
+    required: ["selector", "text"],
+    properties: { selector, text: { type: "string", description: "Must occur in the text." } },
+    additionalProperties: false,
+  },
+  browser: true,
+  async run(action, context) {
     const selector = await context.render(action.selector);
     const expected = await context.render(action.text);
-    const { page, timeout } = await stepPage(access, context, ELEMENT_TIMEOUT_MS);
+    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
     const target = page.locator(selector).first();
     const deadline = Date.now() + timeout;
     for (;;) {
@@ -34,8 +44,8 @@ export function assertTextRunner(access: BrowserAccess): StepRunner<"assert_text
       }
       await sleep(POLL_MS, context.signal);
     }
-  };
-}
+  },
+});
 
 function squeeze(text: string): string {
   return text.replace(/\s+/g, " ").trim();

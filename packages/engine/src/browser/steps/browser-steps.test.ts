@@ -48,7 +48,7 @@ describe("browser steps", () => {
   timeout: 1s
   assert_text: { selector: "#status", text: "Approved" }
 `,
-        { base: site.base, browser: test.browser.runners },
+        { base: site.base, browser: test.browser.access },
       );
       expect(result.outcome).toBe("failed");
       expect(result.data).toMatchObject({
@@ -89,7 +89,7 @@ describe("browser steps", () => {
   timeout: 2s
   click: { selector: "#missing-button" }
 `,
-        { base: site.base, browser: test.browser.runners },
+        { base: site.base, browser: test.browser.access },
       );
       expect(result.outcome === "failed" && result.error).toEqual({
         step: "submit",
@@ -102,7 +102,7 @@ describe("browser steps", () => {
   timeout: 1s
   click: { selector: "#later" }
 `,
-        { base: site.base, browser: test.browser.runners },
+        { base: site.base, browser: test.browser.access },
       );
       expect(disabled.outcome === "failed" && disabled.error.message).toBe(
         'could not click "#later" within 900ms (element is not enabled)',
@@ -121,7 +121,7 @@ describe("browser steps", () => {
     try {
       const result = await runSkill(`- goto: "file:///etc/passwd"\n`, {
         base: site.base,
-        browser: test.browser.runners,
+        browser: test.browser.access,
       });
       expect(result.outcome === "failed" && result.error.message).toBe(
         "goto file:///etc/passwd: not an http:// or https:// address",
@@ -138,7 +138,7 @@ describe("browser steps", () => {
     try {
       const result = await runSkill("- screenshot:\n", {
         base: site.base,
-        browser: test.browser.runners,
+        browser: test.browser.access,
       });
       expect(result.outcome === "failed" && result.error).toEqual({
         step: "step 1 (screenshot)",

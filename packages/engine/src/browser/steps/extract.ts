@@ -1,18 +1,38 @@
 import type { Locator } from "playwright-core";
-import type { StepRunner } from "../../run/steps/step-runner.js";
+import { ref, selector, text } from "../../definition/schema-parts.js";
+import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
-import { type BrowserAccess, ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+import { ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+
+export type ExtractAction = {
+  selector: string;
+  save_as: string;
+  attribute?: string;
+  all?: boolean;
+};
 
 /**
  * Saves the text (trimmed, as rendered) or an attribute of the first matching element under
  * `save_as`; with `all`, a list with one entry per match. Null for an attribute an element lacks.
  */
-export function extractRunner(access: BrowserAccess): StepRunner<"extract"> {
-  return async (action, context) => {
+export const extractStep = defineStepKind<ExtractAction>({
+  schema: {
+    type: "object",
+    required: ["selector", "save_as"],
+    properties: {
+      selector,
+      save_as: ref("identifier"),
+      attribute: { ...text, description: "Reads this attribute instead of the text." },
+      all: { type: "boolean", default: false, description: "Saves a list, one per match." },
+    },
+    additionalProperties: false,
+  },
+  browser: true,
+  async run(action, context) {
     const selector = await context.render(action.selector);
     const attribute =
       action.attribute === undefined ? undefined : await context.render(action.attribute);
-    const { page, timeout } = await stepPage(access, context, ELEMENT_TIMEOUT_MS);
+    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
     const options = { timeout, signal: context.signal };
     const read = async (element: Locator): Promise<string | null> =>
       attribute === undefined
@@ -30,5 +50,5 @@ export function extractRunner(access: BrowserAccess): StepRunner<"extract"> {
     });
     context.save({ [action.save_as]: value });
     return value;
-  };
-}
+  },
+});

@@ -1,19 +1,32 @@
-import type { StepRunner } from "../../run/steps/step-runner.js";
+import { fieldValue, selector } from "../../definition/schema-parts.js";
+import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
-import { type BrowserAccess, ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+import { ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+
+/** A value typed into a field; numbers and booleans are typed as their text. */
+export type FieldValue = string | number | boolean;
+
+export type FillAction = { selector: string; value: FieldValue };
 
 /** Replaces the value of the first field matching the selector; numbers and booleans as text. */
-export function fillRunner(access: BrowserAccess): StepRunner<"fill"> {
-  return async (action, context) => {
+export const fillStep = defineStepKind<FillAction>({
+  schema: {
+    type: "object",
+    required: ["selector", "value"],
+    properties: { selector, value: fieldValue },
+    additionalProperties: false,
+  },
+  browser: true,
+  async run(action, context) {
     const selector = await context.render(action.selector);
     const value = await fieldText(action.value, context.render);
-    const { page, timeout } = await stepPage(access, context, ELEMENT_TIMEOUT_MS);
+    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
     await actOn(context, page, selector, "fill", timeout, () =>
       page.locator(selector).first().fill(value, { timeout, signal: context.signal }),
     );
     return null;
-  };
-}
+  },
+});
 
 /** A field value as typed: templates rendered in text, numbers and booleans as their text. */
 export async function fieldText(

@@ -1,18 +1,30 @@
 import { errors } from "playwright-core";
-import { isHttpAddress } from "../../run/steps/http.js";
-import type { StepRunner } from "../../run/steps/step-runner.js";
+import { text } from "../../definition/schema-parts.js";
+import { isHttpAddress } from "../../steps/http.js";
+import { defineStepKind } from "../../steps/step-kind.js";
 import { firstLine, withoutApiName } from "../error-text.js";
-import { type BrowserAccess, formatWait, NAVIGATION_TIMEOUT_MS, stepPage } from "./step-page.js";
+import { formatWait, NAVIGATION_TIMEOUT_MS, stepPage } from "./step-page.js";
+
+export type GotoAction = string | { url: string };
 
 /**
  * Opens a URL (http or https only: a run must not read the server's files) and waits for the
  * page to load; gives `{ url, status }`, the address after redirects and the response status.
  */
-export function gotoRunner(access: BrowserAccess): StepRunner<"goto"> {
-  return async (action, context) => {
+export const gotoStep = defineStepKind<GotoAction>({
+  schema: {
+    type: ["string", "object"],
+    minLength: 1,
+    required: ["url"],
+    properties: { url: text },
+    additionalProperties: false,
+    description: "A URL, or { url }.",
+  },
+  browser: true,
+  async run(action, context) {
     const url = await context.render(typeof action === "string" ? action : action.url);
     if (!isHttpAddress(url)) throw new Error(`goto ${url}: not an http:// or https:// address`);
-    const { page, timeout } = await stepPage(access, context, NAVIGATION_TIMEOUT_MS);
+    const { page, timeout } = await stepPage(context, NAVIGATION_TIMEOUT_MS);
     try {
       const response = await page.goto(url, { timeout, signal: context.signal });
       return { url: page.url(), status: response?.status() ?? null };
@@ -24,5 +36,5 @@ export function gotoRunner(access: BrowserAccess): StepRunner<"goto"> {
       // e.g. `page.goto: net::ERR_CONNECTION_REFUSED at http://…`
       throw new Error(`goto ${url} failed: ${withoutApiName(firstLine(error))}`);
     }
-  };
-}
+  },
+});

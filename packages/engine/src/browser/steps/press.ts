@@ -1,16 +1,30 @@
+import { selector, text } from "../../definition/schema-parts.js";
 import { raceAbort } from "../../run/abort.js";
-import type { StepRunner } from "../../run/steps/step-runner.js";
+import { defineStepKind } from "../../steps/step-kind.js";
 import { firstLine, withoutApiName } from "../error-text.js";
 import { actOn } from "./act-on.js";
-import { type BrowserAccess, ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+import { ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+
+export type PressAction = { selector?: string; key: string };
 
 /** Presses a key or chord (`Enter`, `Control+A`) on the first matching element, or on the page. */
-export function pressRunner(access: BrowserAccess): StepRunner<"press"> {
-  return async (action, context) => {
+export const pressStep = defineStepKind<PressAction>({
+  schema: {
+    type: "object",
+    required: ["key"],
+    properties: {
+      selector,
+      key: { ...text, description: "A key name such as Enter, or a chord such as Control+A." },
+    },
+    additionalProperties: false,
+    description: "Presses a key on the element, or on the page when no selector is given.",
+  },
+  browser: true,
+  async run(action, context) {
     const key = await context.render(action.key);
     const selector =
       action.selector === undefined ? undefined : await context.render(action.selector);
-    const { page, timeout } = await stepPage(access, context, ELEMENT_TIMEOUT_MS);
+    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
     if (selector === undefined) {
       // The keyboard goes to whatever has focus and waits for nothing, so it takes no timeout.
       await raceAbort(page.keyboard.press(key), context.signal).catch((error: unknown) => {
@@ -23,5 +37,5 @@ export function pressRunner(access: BrowserAccess): StepRunner<"press"> {
       page.locator(selector).first().press(key, { timeout, signal: context.signal }),
     );
     return null;
-  };
-}
+  },
+});

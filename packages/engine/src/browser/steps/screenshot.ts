@@ -1,9 +1,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ref } from "../../definition/schema-parts.js";
 import { raceAbort } from "../../run/abort.js";
-import type { StepRunner } from "../../run/steps/step-runner.js";
+import { defineStepKind } from "../../steps/step-kind.js";
 import { firstLine, withoutApiName } from "../error-text.js";
-import { type BrowserAccess, ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+import { browserOf, ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+
+export type ScreenshotAction = { save_as?: string; full_page?: boolean } | null;
 
 /** Longest part of a screenshot's file name taken from the step's label. */
 const LABEL_CHARS = 60;
@@ -21,14 +24,21 @@ export interface ScreenshotResult {
  * Takes a PNG of the viewport (or the whole page with `full_page`) and writes it to the screenshot
  * folder as `<n>-<step label>.png`, n counting the run's screenshots from 1.
  */
-export function screenshotRunner(access: BrowserAccess): StepRunner<"screenshot"> {
-  return async (action, context) => {
+export const screenshotStep = defineStepKind<ScreenshotAction>({
+  schema: {
+    type: ["object", "null"],
+    properties: { save_as: ref("identifier"), full_page: { type: "boolean", default: false } },
+    additionalProperties: false,
+  },
+  browser: true,
+  async run(action, context) {
+    const access = browserOf(context);
     const folder = access.screenshotDir;
     // Checked before the browser starts: without a folder nothing could be kept.
     if (folder === undefined) {
       throw new Error("screenshots are not kept by this runner (no screenshot folder is set)");
     }
-    const { page, timeout } = await stepPage(access, context, ELEMENT_TIMEOUT_MS);
+    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
     let png: Buffer;
     try {
       const fullPage = action?.full_page ?? false;
@@ -44,8 +54,8 @@ export function screenshotRunner(access: BrowserAccess): StepRunner<"screenshot"
     const result: ScreenshotResult = { file, ...pngSize(png), bytes: png.length };
     if (action?.save_as !== undefined) context.save({ [action.save_as]: result });
     return result;
-  };
-}
+  },
+});
 
 /** A step label as a file name part: `step 3 (screenshot)` → `step-3-screenshot`. */
 function fileLabel(label: string): string {

@@ -1,17 +1,27 @@
-import type { StepRunner } from "../../run/steps/step-runner.js";
+import { fieldValue, selector } from "../../definition/schema-parts.js";
+import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
-import { fieldText } from "./fill.js";
-import { type BrowserAccess, ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+import { type FieldValue, fieldText } from "./fill.js";
+import { ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+
+export type SelectAction = { selector: string; value: FieldValue };
 
 /** Chooses the option whose value or label is `value`; gives the values now selected. */
-export function selectRunner(access: BrowserAccess): StepRunner<"select"> {
-  return async (action, context) => {
+export const selectStep = defineStepKind<SelectAction>({
+  schema: {
+    type: "object",
+    required: ["selector", "value"],
+    properties: { selector, value: fieldValue },
+    additionalProperties: false,
+  },
+  browser: true,
+  async run(action, context) {
     const selector = await context.render(action.selector);
     const value = await fieldText(action.value, context.render);
-    const { page, timeout } = await stepPage(access, context, ELEMENT_TIMEOUT_MS);
+    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
     // A string matches an option by value or by label (Playwright's rule).
     return actOn(context, page, selector, `select "${value}" in`, timeout, () =>
       page.locator(selector).first().selectOption(value, { timeout, signal: context.signal }),
     );
-  };
-}
+  },
+});

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { raceAbort } from "../../run/abort.js";
-import type { StepContext } from "../../run/steps/step-runner.js";
+import type { StepContext } from "../../steps/step-context.js";
+import type { BrowserAccess } from "../browser-access.js";
 
 /** How long an element may take to appear or become ready when the step sets no timeout. */
 export const ELEMENT_TIMEOUT_MS = 10_000;
@@ -9,15 +10,6 @@ export const NAVIGATION_TIMEOUT_MS = 30_000;
 /** Share of a step's own timeout kept back so the step's message wins over "step timed out". */
 const MARGIN_SHARE = 0.1;
 const MAX_MARGIN_MS = 500;
-
-/** What browser step runners share: the run's page and where screenshots go. */
-export interface BrowserAccess {
-  /** The run's page; the first call launches the browser and rejects when that fails. */
-  page(): Promise<Page>;
-  screenshotDir: string | undefined;
-  /** 1, 2, … within the run, to number screenshot files. */
-  nextScreenshotNumber(): number;
-}
 
 /** The page, and how long this step's browser calls may wait, in ms. */
 export interface StepPage {
@@ -30,11 +22,8 @@ export interface StepPage {
  * its browser calls may take: `defaultMs`, or less when the step's own timeout ends sooner — then
  * a little before it, so the runner's message (which names the selector) is the one reported.
  */
-export async function stepPage(
-  access: BrowserAccess,
-  context: StepContext,
-  defaultMs: number,
-): Promise<StepPage> {
+export async function stepPage(context: StepContext, defaultMs: number): Promise<StepPage> {
+  const access = browserOf(context);
   const started = Date.now();
   const page = await raceAbort(access.page(), context.signal);
   if (context.timeoutMs === undefined) return { page, timeout: defaultMs };
@@ -49,4 +38,14 @@ export async function stepPage(
 /** A wait as people say it: `900ms`, `10s`, `2.5s`. */
 export function formatWait(ms: number): string {
   return ms < 1000 ? `${ms}ms` : `${Number((ms / 1000).toFixed(1))}s`;
+}
+
+/** The run's browser; a runner that gives none fails browser steps with this message. */
+export function browserOf(context: StepContext): BrowserAccess {
+  if (context.browser === undefined) {
+    throw new Error(
+      `browser steps are not available in this runner yet (step kind "${context.step.kind}")`,
+    );
+  }
+  return context.browser;
 }

@@ -1,14 +1,29 @@
 import { errors } from "playwright-core";
-import type { StepRunner } from "../../run/steps/step-runner.js";
+import { selector } from "../../definition/schema-parts.js";
+import { defineStepKind } from "../../steps/step-kind.js";
 import { noMatch, selectorFailure } from "./failures.js";
-import { type BrowserAccess, ELEMENT_TIMEOUT_MS, formatWait, stepPage } from "./step-page.js";
+import { ELEMENT_TIMEOUT_MS, formatWait, stepPage } from "./step-page.js";
+
+export type ElementState = "visible" | "hidden" | "attached" | "detached";
+
+export type WaitForAction = { selector: string; state?: ElementState };
 
 /** Waits until the first element matching the selector is visible (or hidden, attached, detached). */
-export function waitForRunner(access: BrowserAccess): StepRunner<"wait_for"> {
-  return async (action, context) => {
+export const waitForStep = defineStepKind<WaitForAction>({
+  schema: {
+    type: "object",
+    required: ["selector"],
+    properties: {
+      selector,
+      state: { enum: ["visible", "hidden", "attached", "detached"], default: "visible" },
+    },
+    additionalProperties: false,
+  },
+  browser: true,
+  async run(action, context) {
     const selector = await context.render(action.selector);
     const state = action.state ?? "visible";
-    const { page, timeout } = await stepPage(access, context, ELEMENT_TIMEOUT_MS);
+    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
     const target = page.locator(selector).first();
     try {
       await target.waitFor({ state, timeout, signal: context.signal });
@@ -23,5 +38,5 @@ export function waitForRunner(access: BrowserAccess): StepRunner<"wait_for"> {
       throw new Error(`"${selector}" did not become ${state} within ${formatWait(timeout)}`);
     }
     return null;
-  };
-}
+  },
+});

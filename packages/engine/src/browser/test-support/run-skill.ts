@@ -1,14 +1,14 @@
 import { parseSkillDefinition } from "../../definition/parse.js";
 import { executeSkill } from "../../run/execute-skill.js";
-import type { BrowserStepRunners } from "../../run/steps/step-runner.js";
 import type { EngineEvent, ExecutionResult } from "../../run/types.js";
+import type { BrowserAccess } from "../browser-access.js";
 
 /** Runs the YAML `steps` (indented list items) with `inputs.base` set, as the worker would. */
 export async function runSkill(
   steps: string,
   options: {
     base: string;
-    browser: BrowserStepRunners;
+    browser: BrowserAccess;
     signal?: AbortSignal;
     onEvent?: (event: EngineEvent) => void;
   },

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseSkillDefinition } from "../../definition/parse.js";
-import { executeSkill } from "../execute-skill.js";
-import type { EngineEvent } from "../types.js";
+import { parseSkillDefinition } from "../definition/parse.js";
+import { executeSkill } from "../run/execute-skill.js";
+import type { EngineEvent } from "../run/types.js";
 
 let server: Server;
 let base: string;

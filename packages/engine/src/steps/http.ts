@@ -1,16 +1,65 @@
-import { parseDuration } from "../../definition/duration.js";
-import { withTimeout } from "../abort.js";
+import { parseDuration } from "../definition/duration.js";
+import { ref, text } from "../definition/schema-parts.js";
+import { withTimeout } from "../run/abort.js";
 import { checkStatus, responseResult } from "./http-response.js";
-import type { StepContext, StepRunner } from "./step-runner.js";
+import type { StepContext } from "./step-context.js";
+import { defineStepKind } from "./step-kind.js";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+
+export interface HttpRequest {
+  /** Defaults to GET. */
+  method?: HttpMethod;
+  url: string;
+  headers?: Record<string, string>;
+  /** Sent as a JSON body; never together with `body`. */
+  json?: unknown;
+  body?: string;
+  /** Accepted status code(s); any 2xx when absent. */
+  expect_status?: number | number[];
+  /** The `data` key that receives the response. */
+  save_as?: string;
+  timeout?: string;
+}
+
+const httpStatus = { type: "integer", minimum: 100, maximum: 599 };
 
 /** How long one request may take when the step sets no `timeout` of its own. */
 const DEFAULT_HTTP_TIMEOUT = "30s";
 
 /**
- * Sends a request (templates resolved in url, headers, json and body), checks the status and
- * gives `{ status, headers, body }`, also stored under `save_as` when given.
+ * `http`: sends a request (templates resolved in url, headers, json and body), checks the status
+ * and gives `{ status, headers, body }`, also stored under `save_as` when given.
  */
-export const runHttp: StepRunner<"http"> = async (action, context) => {
+export const httpStep = defineStepKind<HttpRequest>({
+  schema: {
+    type: "object",
+    required: ["url"],
+    properties: {
+      method: { enum: ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"], default: "GET" },
+      url: text,
+      headers: { type: "object", additionalProperties: { type: "string" } },
+      json: { description: "Sent as a JSON body." },
+      body: { type: "string", description: "Sent as a raw body." },
+      expect_status: {
+        type: ["integer", "array"],
+        minimum: 100,
+        maximum: 599,
+        minItems: 1,
+        items: httpStatus,
+        description: "The accepted status code or codes; any 2xx when absent.",
+      },
+      save_as: ref("identifier"),
+      timeout: ref("duration"),
+    },
+    additionalProperties: false,
+    // `properties` restated so ajv's strict mode sees the required keys defined.
+    not: { required: ["json", "body"], properties: { json: true, body: true } },
+  },
+  run: runHttp,
+});
+
+async function runHttp(action: HttpRequest, context: StepContext): Promise<unknown> {
   const method = action.method ?? "GET";
   const url = await context.render(action.url);
   const target = `${method} ${url}`;
@@ -34,7 +83,7 @@ export const runHttp: StepRunner<"http"> = async (action, context) => {
   const result = responseResult(response, text, target);
   if (action.save_as !== undefined) context.save({ [action.save_as]: result });
   return result;
-};
+}
 
 /** Fetches and reads the whole response within the request's own timeout. */
 async function send(

@@ -1,4 +1,4 @@
-import { messageOf } from "../../error-message.js";
+import { messageOf } from "../error-message.js";
 /** What an `http` step gives, and stores under `save_as`. */
 export interface HttpResult {
   status: number;

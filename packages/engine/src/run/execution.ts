@@ -1,14 +1,14 @@
+import type { BrowserAccess } from "../browser/browser-access.js";
 import type { ExpressionScope } from "../expressions/evaluate.js";
-import type { BrowserStepRunners } from "./steps/step-runner.js";
 import type { EngineEvent, ExecuteSkillOptions, StepRef } from "./types.js";
 
 /** An event before it is stamped with its time. */
 export type Unstamped<E> = E extends unknown ? Omit<E, "at"> : never;
 
 /** One execution's moving parts: its data, the results of finished steps, the clock and events. */
-export interface RunState {
+export interface Execution {
   readonly signal: AbortSignal;
-  readonly browser: BrowserStepRunners | undefined;
+  readonly browser: BrowserAccess | undefined;
   /** Replaced, never changed in place, so a value handed out stays as it was. */
   readonly data: Record<string, unknown>;
   /** Milliseconds, from `ExecuteSkillOptions.now`. */
@@ -24,11 +24,11 @@ export interface RunState {
   record(step: StepRef, result: unknown): void;
 }
 
-export function createRunState(options: ExecuteSkillOptions): RunState {
+export function createExecution(options: ExecuteSkillOptions): Execution {
   const now = options.now ?? Date.now;
   const steps: Record<string, unknown> = {};
   let data: Record<string, unknown> = {};
-  const state: RunState = {
+  const state: Execution = {
     signal: options.signal,
     browser: options.browser,
     get data() {

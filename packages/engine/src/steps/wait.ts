@@ -1,0 +1,14 @@
+import { parseDuration } from "../definition/duration.js";
+import { ref } from "../definition/schema-parts.js";
+import { sleep } from "../run/abort.js";
+import { defineStepKind } from "./step-kind.js";
+
+/** `wait`: pauses for a duration such as `2s`, at once interrupted by an abort; gives the ms. */
+export const waitStep = defineStepKind<string>({
+  schema: ref("duration"),
+  async run(action, context) {
+    const ms = parseDuration(await context.render(action));
+    await sleep(ms, context.signal);
+    return ms;
+  },
+});
