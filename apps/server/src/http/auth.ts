@@ -2,7 +2,7 @@ import type { Request } from "express";
 import type { ApiKeyRepository } from "../db/repositories/api-keys.js";
 import { NotAuthenticated } from "../domain/errors.js";
 
-const owners = new WeakMap<Request, string>();
+const owners = new WeakMap<object, string>();
 
 /**
  * The HTTPBearer security handler the OpenAPI validator calls for every operation: resolves the
@@ -34,8 +34,8 @@ async function lookUp(
   }
 }
 
-/** The owner of the API key that authenticated this request. */
-export function ownerOf(req: Request): string {
+/** The owner of the API key that authenticated this request (any request type of a route). */
+export function ownerOf(req: object): string {
   const owner = owners.get(req);
   // Unreachable for routes behind the validator; a loud failure beats an unscoped query.
   if (owner === undefined) throw new Error("ownerOf called on an unauthenticated request");

@@ -6,6 +6,7 @@ import {
   VideoLinkInvalid,
   VideoNotFound,
 } from "../domain/errors.js";
+import { operation } from "../http/operation.js";
 import type { VideoUrlSigner } from "../videos/signed-url.js";
 import type { VideoStore } from "../videos/video-store.js";
 
@@ -34,20 +35,18 @@ const FILE_HEADERS = [
 export function videosRouter(deps: { videos: VideoStore; signer: VideoUrlSigner }): Router {
   const router = express.Router();
 
-  router.get("/run/:id/video", async (req, res) => {
-    const runId = req.params.id as string;
-    // The validator has checked both are present and converted `expires` to an integer.
-    const verdict = deps.signer.verify(
-      runId,
-      Number(req.query.expires),
-      String(req.query.signature),
-    );
-    if (verdict === "invalid") throw new VideoLinkInvalid();
-    if (verdict === "expired") throw new VideoLinkExpired();
-    const file = await deps.videos.find(runId);
-    if (!file) throw new VideoNotFound();
-    await sendVideo(res, file);
-  });
+  router.get(
+    "/run/:id/video",
+    operation("getRunVideo", async (req, res) => {
+      const { id } = req.params;
+      const verdict = deps.signer.verify(id, req.query.expires, req.query.signature);
+      if (verdict === "invalid") throw new VideoLinkInvalid();
+      if (verdict === "expired") throw new VideoLinkExpired();
+      const file = await deps.videos.find(id);
+      if (!file) throw new VideoNotFound();
+      await sendVideo(res, file);
+    }),
+  );
 
   return router;
 }
