@@ -4,6 +4,7 @@
 import { parseSkillDefinition } from "@skillrun/engine";
 import { pino } from "pino";
 import { openDatabase } from "../src/db/database.js";
+import { systemClock } from "../src/domain/clock.js";
 import { createRepositories } from "../src/repositories.js";
 import { skillRecordOf } from "../src/skills/import-skills.js";
 import { createTestDatabase } from "../src/test-support/test-database.js";
@@ -22,20 +23,23 @@ steps:
 
 const database = await createTestDatabase("postgres");
 const db = await openDatabase(database.url);
-const signals = await PostgresRunSignals.connect(database.url, pino({ level: "silent" }));
+const signals = await PostgresRunSignals.connect(
+  db.prisma,
+  database.url,
+  pino({ level: "silent" }),
+);
 const worker = await startWorkerProcess(database.url, { WORKER_POLL_MS: "10000" });
 try {
-  const repos = createRepositories(db);
+  const repos = createRepositories(db, systemClock, signals);
   await repos.skills.importAll("bench", [skillRecordOf(parseSkillDefinition(SKILL, "noop.yaml"))]);
   const latencies: number[] = [];
   for (let i = 0; i < SAMPLES; i += 1) {
-    // What POST /v1/run/ does: store the run, then announce it.
+    // What POST /v1/run/ does: store the run, announced to every process at commit.
     const run = await repos.runs.create({
       owner: "bench",
       skill: { id: "skill_noop", name: "No-op" },
       inputs: {},
     });
-    signals.queued();
     for (;;) {
       const claim = await db.prisma.runEvent.findFirst({
         where: { runId: run.id, type: "run_claimed" },

@@ -17,7 +17,6 @@ import { skillsRouter } from "./routes/skills.js";
 import { videosRouter } from "./routes/videos.js";
 import { VideoUrlSigner } from "./videos/signed-url.js";
 import type { VideoStore } from "./videos/video-store.js";
-import type { RunSignals } from "./worker/run-signals.js";
 
 /** What the HTTP app is built from; main wiring and tests each supply their own. */
 export interface AppDeps {
@@ -26,8 +25,6 @@ export interface AppDeps {
   runEvents: RunEventRepository;
   skills: SkillRepository;
   videos: VideoStore;
-  /** Wakes this process's workers when a run is queued or cancelled; none without workers. */
-  signals?: RunSignals;
   /** The time video addresses expire by. */
   clock: Clock;
   logger: Logger;
@@ -82,7 +79,6 @@ export function createApp(deps: AppDeps): Express {
       runs: deps.runs,
       runEvents: deps.runEvents,
       skills: deps.skills,
-      signals: deps.signals,
       videos: deps.videos,
       signer,
       publicUrl: deps.config.publicUrl,

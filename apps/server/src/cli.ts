@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { messageOf } from "@skillrun/engine";
 import { keysCreate, keysList, keysRevoke } from "./cli/keys.js";
 import { migrateCommand } from "./cli/migrate.js";
 import { serve } from "./cli/serve.js";
@@ -69,7 +70,7 @@ main(process.argv.slice(2)).then(
     if (code !== -1) process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(`skillrun: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`skillrun: ${messageOf(error)}`);
     process.exitCode = 1;
   },
 );

@@ -4,7 +4,8 @@ import { RunEventRepository } from "./db/repositories/run-events.js";
 import { RunExecutionRepository } from "./db/repositories/run-execution.js";
 import { RunRepository } from "./db/repositories/runs.js";
 import { SkillRepository } from "./db/repositories/skills.js";
-import { type Clock, systemClock } from "./domain/clock.js";
+import type { Clock } from "./domain/clock.js";
+import type { RunSignals } from "./worker/run-signals.js";
 
 export interface Repositories {
   apiKeys: ApiKeyRepository;
@@ -15,11 +16,14 @@ export interface Repositories {
   skills: SkillRepository;
 }
 
-/** The repositories over one open database. */
-export function createRepositories(db: Database, clock: Clock = systemClock): Repositories {
+/**
+ * The repositories over one open database, writing `clock`'s time; queued and cancelled runs are
+ * announced through `signals`.
+ */
+export function createRepositories(db: Database, clock: Clock, signals: RunSignals): Repositories {
   return {
     apiKeys: new ApiKeyRepository(db.prisma, clock),
-    runs: new RunRepository(db.prisma, clock),
+    runs: new RunRepository(db.prisma, clock, signals),
     runEvents: new RunEventRepository(db.prisma),
     runExecution: new RunExecutionRepository(db.prisma, clock, db.flavour),
     skills: new SkillRepository(db.prisma, clock),

@@ -686,7 +686,8 @@ describe("every operation answers each declared status as openapi.yaml declares 
     ]);
     await ctx.main.importSkills("bob", [skillRecord(BOB_SKILL, "Bob's")]);
     ctx.aliceRun = await newRun(ctx);
-    await ctx.main.repos.runEvents.append(
+    await ctx.main.repos.runExecution.record(
+      { runId: ctx.aliceRun, workerId: "worker-contract" },
       SAMPLE_EVENTS.map((event) => ({ ...event, runId: ctx.aliceRun })),
     );
     await newRun(ctx);

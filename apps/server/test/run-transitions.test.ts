@@ -182,7 +182,7 @@ describe("recovery of runs whose worker was lost", () => {
 
   it("ends it in reset, saying the worker was lost, when it was lost before", async () => {
     const id = await runIn("play", 2);
-    await server.repos.runEvents.append([
+    await server.repos.runExecution.record({ runId: id, workerId: WORKER }, [
       {
         runId: id,
         at: now,

@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { parseSkillDefinition } from "@skillrun/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../src/db/database.js";
+import { systemClock } from "../src/domain/clock.js";
 import { createRepositories } from "../src/repositories.js";
 import { skillRecordOf } from "../src/skills/import-skills.js";
 import { createTestDatabase, type TestDatabase } from "../src/test-support/test-database.js";
+import { InProcessRunSignals } from "../src/worker/in-process-run-signals.js";
 import { RunClient, typesOf } from "./support/runs.js";
 import {
   type SkillrunProcess,
@@ -35,7 +37,8 @@ let viaSecond: RunClient;
 beforeAll(async () => {
   database = await createTestDatabase("postgres");
   db = await openDatabase(database.url);
-  const repos = createRepositories(db);
+  // Only keys and skills are written here: no run to announce.
+  const repos = createRepositories(db, systemClock, new InProcessRunSignals(db.prisma));
   const key = (await repos.apiKeys.create("alice")).key;
   await repos.skills.importAll(
     "alice",

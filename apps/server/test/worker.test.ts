@@ -2,8 +2,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../src/domain/clock.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
-import { RunSignals } from "../src/worker/run-signals.js";
+import { InProcessRunSignals } from "../src/worker/in-process-run-signals.js";
 import { Worker } from "../src/worker/worker.js";
 import { call } from "./support/http.js";
 import { RunClient, typesOf } from "./support/runs.js";
@@ -221,7 +222,8 @@ describe("worker shutdown", () => {
       const next = new Worker({
         execution: own.repos.runExecution,
         logger: pino({ level: "silent" }),
-        signals: new RunSignals(),
+        clock: systemClock,
+        signals: new InProcessRunSignals(own.db.prisma),
         videos: own.videos,
         chromium: {},
       });

@@ -23,6 +23,7 @@ export { loadSkillFile } from "./definition/load.js";
 export { parseSkillDefinition } from "./definition/parse.js";
 export { skillDefinitionSchema } from "./definition/schema.js";
 export type * from "./definition/types.js";
+export { messageOf } from "./error-message.js";
 export { executeSkill } from "./run/execute-skill.js";
 export type {
   EngineEvent,

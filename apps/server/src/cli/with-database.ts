@@ -1,14 +1,13 @@
 import { loadConfig } from "../config.js";
-import { openDatabase } from "../db/database.js";
-import { createRepositories, type Repositories } from "../repositories.js";
+import type { Repositories } from "../repositories.js";
+import { createRuntime } from "../runtime.js";
 
 /** Runs a one-off command against the configured database (migrated first), then closes it. */
 export async function withRepositories<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const db = await openDatabase(config.DATABASE_URL);
+  const runtime = await createRuntime(loadConfig(), { http: false, worker: false });
   try {
-    return await work(createRepositories(db));
+    return await work(runtime.repos);
   } finally {
-    await db.close();
+    await runtime.close();
   }
 }

@@ -1,11 +1,6 @@
-import { pino } from "pino";
 import { loadConfig } from "../config.js";
-import { openDatabase } from "../db/database.js";
-import { createRepositories } from "../repositories.js";
-import { VideoStore } from "../videos/video-store.js";
-import { runSignalsFor } from "../worker/run-signals-for.js";
-import { Worker } from "../worker/worker.js";
-import { workerOptionsOf } from "../worker/worker-options.js";
+import { createRuntime } from "../runtime.js";
+import { stopOnSignal } from "./stop-on-signal.js";
 
 /**
  * `skillrun worker`: executes queued runs without serving HTTP, until SIGINT/SIGTERM; then its
@@ -16,34 +11,11 @@ export async function workerCommand(): Promise<number> {
   if (config.WORKER_CONCURRENCY < 1) {
     throw new Error("WORKER_CONCURRENCY must be at least 1 for skillrun worker");
   }
-  const logger = pino({ level: config.LOG_LEVEL });
-  const db = await openDatabase(config.DATABASE_URL);
-  const repos = createRepositories(db);
-  const signals = await runSignalsFor(db, logger);
-  const worker = new Worker(
-    {
-      execution: repos.runExecution,
-      logger,
-      signals,
-      videos: new VideoStore(config.VIDEO_DIR),
-      chromium: config,
-    },
-    workerOptionsOf(config, db.flavour),
-  );
-  worker.start();
+  const runtime = await createRuntime(config, { http: false, worker: true });
+  await runtime.start();
   console.log(
-    `Skillrun worker ${worker.id} is executing runs (${config.WORKER_CONCURRENCY} at a time) from ${db.flavour}`,
+    `Skillrun worker ${runtime.worker?.id} is executing runs (${config.WORKER_CONCURRENCY} at a time) from ${runtime.db.flavour}`,
   );
-
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, "shutting down");
-    worker
-      .stop()
-      .finally(() => signals.close())
-      .finally(() => db.close())
-      .finally(() => process.exit(0));
-  };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  stopOnSignal(runtime.logger, () => runtime.close());
   return -1;
 }

@@ -2,7 +2,7 @@ import express, { type Request, type Response, type Router } from "express";
 import type { RunEventRepository } from "../db/repositories/run-events.js";
 import type { RunRepository } from "../db/repositories/runs.js";
 import type { SkillRepository } from "../db/repositories/skills.js";
-import type { RunSession, RunState } from "../domain/api-types.js";
+import type { RunSession } from "../domain/api-types.js";
 import {
   decodeCursor,
   decodeEventCursor,
@@ -12,12 +12,15 @@ import {
 import { RequestInvalid, RunNotFound, SkillNotFound, VideoNotFound } from "../domain/errors.js";
 import { checkInputs } from "../domain/inputs.js";
 import { ownerOf } from "../http/auth.js";
+import { operation } from "../http/operation.js";
 import { publicBaseUrl } from "../http/public-url.js";
 import type { VideoUrlSigner } from "../videos/signed-url.js";
 import type { VideoStore } from "../videos/video-store.js";
-import type { RunSignals } from "../worker/run-signals.js";
 
 const DEFAULT_PAGE_SIZE = 100;
+
+/** What the helpers below read of a request, whichever operation's it is. */
+type Origin = Pick<Request, "protocol" | "get">;
 
 /** The run operations of openapi.yaml. Requests reach them already validated against it. */
 export function runsRouter(deps: {
@@ -27,102 +30,115 @@ export function runsRouter(deps: {
   videos: VideoStore;
   signer: VideoUrlSigner;
   publicUrl: string | undefined;
-  signals: RunSignals | undefined;
 }): Router {
-  const { runs, runEvents, skills, videos, signer, signals } = deps;
+  const { runs, runEvents, skills, videos, signer } = deps;
   const router = express.Router();
 
   /** The signed address of the run's video on the server this request reached; null without one. */
-  async function videoUrlOf(req: Request, runId: string): Promise<string | null> {
+  async function videoUrlOf(req: Origin, runId: string): Promise<string | null> {
     if ((await videos.find(runId)) === null) return null;
     return signer.urlFor(publicBaseUrl(req, deps.publicUrl), runId);
   }
 
   /** `Link: <…>; rel="next"`: the address of the page after this one, on this server. */
-  function setNextLink(req: Request, res: Response, path: string, query: URLSearchParams): void {
+  function setNextLink(req: Origin, res: Response, path: string, query: URLSearchParams): void {
     res.setHeader("Link", `<${publicBaseUrl(req, deps.publicUrl)}${path}?${query}>; rel="next"`);
   }
 
-  async function withVideoUrl(req: Request, run: RunSession): Promise<RunSession> {
+  async function withVideoUrl(req: Origin, run: RunSession): Promise<RunSession> {
     return { ...run, video_url: await videoUrlOf(req, run.id) };
   }
 
-  router.post("/run/", async (req, res) => {
-    const owner = ownerOf(req);
-    const body = req.body as { skill_id: string; inputs?: Record<string, unknown> | null };
-    const skill = await skills.get(owner, body.skill_id);
-    if (!skill) throw new SkillNotFound();
-    const checked = checkInputs(skill.inputs, body.inputs);
-    if (!checked.ok) throw new RequestInvalid(checked.issues);
-    const run = await runs.create({ owner, skill, inputs: checked.values });
-    signals?.queued();
-    res.json(await withVideoUrl(req, run));
-  });
+  router.post(
+    "/run/",
+    operation("startRun", async (req, res) => {
+      const owner = ownerOf(req);
+      const skill = await skills.get(owner, req.body.skill_id);
+      if (!skill) throw new SkillNotFound();
+      const checked = checkInputs(skill.inputs, req.body.inputs);
+      if (!checked.ok) throw new RequestInvalid(checked.issues);
+      const run = await runs.create({ owner, skill, inputs: checked.values });
+      res.json(await withVideoUrl(req, run));
+    }),
+  );
 
   // Declared before /run/:id so that `list` is never taken for an id.
-  router.get("/run/list", async (req, res) => {
-    const after = cursorParam(req, decodeCursor);
-    const skillId = queryString(req, "skill_id");
-    const states = queryList(req, "state_filter") as RunState[] | undefined;
-    const limit = pageSize(req);
-    const page = await runs.list(ownerOf(req), { skillId, states, limit, after });
-    if (page.next) {
-      const next = new URLSearchParams();
-      if (skillId !== undefined) next.set("skill_id", skillId);
-      for (const state of states ?? []) next.append("state_filter", state);
-      next.set("limit", String(limit));
-      next.set("cursor", encodeCursor(page.next));
-      setNextLink(req, res, "/v1/run/list", next);
-    }
-    res.json(await Promise.all(page.runs.map((run) => withVideoUrl(req, run))));
-  });
+  router.get(
+    "/run/list",
+    operation("listRuns", async (req, res) => {
+      const { skill_id: skillId, state_filter: states } = req.query;
+      const after = cursorParam(req.query.cursor, decodeCursor);
+      const limit = req.query.limit ?? DEFAULT_PAGE_SIZE;
+      const page = await runs.list(ownerOf(req), { skillId, states, limit, after });
+      if (page.next) {
+        const next = new URLSearchParams();
+        if (skillId !== undefined) next.set("skill_id", skillId);
+        for (const state of states ?? []) next.append("state_filter", state);
+        next.set("limit", String(limit));
+        next.set("cursor", encodeCursor(page.next));
+        setNextLink(req, res, "/v1/run/list", next);
+      }
+      res.json(await Promise.all(page.runs.map((run) => withVideoUrl(req, run))));
+    }),
+  );
 
-  router.get("/run/:id", async (req, res) => {
-    const run = await runs.get(ownerOf(req), req.params.id as string);
-    if (!run) throw new RunNotFound();
-    res.json(await withVideoUrl(req, run));
-  });
+  router.get(
+    "/run/:id",
+    operation("getRun", async (req, res) => {
+      const run = await runs.get(ownerOf(req), req.params.id);
+      if (!run) throw new RunNotFound();
+      res.json(await withVideoUrl(req, run));
+    }),
+  );
 
-  router.post("/run/:id/cancel", async (req, res) => {
-    const state = await runs.cancel(ownerOf(req), req.params.id as string);
-    if (state === null) {
+  router.post(
+    "/run/:id/cancel",
+    operation("cancelRun", async (req, res) => {
+      const state = await runs.cancel(ownerOf(req), req.params.id);
       // A queued run is always cancelled to "cancel", so null here means "no such run".
-      throw new RunNotFound();
-    }
-    if (state === "cancel") signals?.cancelled(req.params.id as string);
-    res.json(state);
-  });
+      if (state === null) throw new RunNotFound();
+      res.json(state);
+    }),
+  );
 
-  router.get("/run/:id/events", async (req, res) => {
-    const runId = req.params.id as string;
-    const after = cursorParam(req, decodeEventCursor);
-    const limit = pageSize(req);
-    const page = await runEvents.list(ownerOf(req), runId, { limit, after });
-    if (page === null) throw new RunNotFound();
-    if (page.next !== undefined) {
-      const next = new URLSearchParams({
-        limit: String(limit),
-        cursor: encodeEventCursor(page.next),
-      });
-      setNextLink(req, res, `/v1/run/${encodeURIComponent(runId)}/events`, next);
-    }
-    res.json(page.events);
-  });
+  router.get(
+    "/run/:id/events",
+    operation("listRunEvents", async (req, res) => {
+      const runId = req.params.id;
+      const after = cursorParam(req.query.cursor, decodeEventCursor);
+      const limit = req.query.limit ?? DEFAULT_PAGE_SIZE;
+      const page = await runEvents.list(ownerOf(req), runId, { limit, after });
+      if (page === null) throw new RunNotFound();
+      if (page.next !== undefined) {
+        const next = new URLSearchParams({
+          limit: String(limit),
+          cursor: encodeEventCursor(page.next),
+        });
+        setNextLink(req, res, `/v1/run/${encodeURIComponent(runId)}/events`, next);
+      }
+      res.json(page.events);
+    }),
+  );
 
-  router.get("/run/:id/video_url", async (req, res) => {
-    const run = await runs.get(ownerOf(req), req.params.id as string);
-    if (!run) throw new RunNotFound();
-    const url = await videoUrlOf(req, run.id);
-    if (url === null) throw new VideoNotFound();
-    res.json(url);
-  });
+  router.get(
+    "/run/:id/video_url",
+    operation("getRunVideoUrl", async (req, res) => {
+      const run = await runs.get(ownerOf(req), req.params.id);
+      if (!run) throw new RunNotFound();
+      const url = await videoUrlOf(req, run.id);
+      if (url === null) throw new VideoNotFound();
+      res.json(url);
+    }),
+  );
 
   return router;
 }
 
 /** The `cursor` query parameter decoded, undefined when absent; a 422 when it is not one. */
-function cursorParam<T>(req: Request, decode: (text: string) => T | null): T | undefined {
-  const text = queryString(req, "cursor");
+function cursorParam<T>(
+  text: string | undefined,
+  decode: (text: string) => T | null,
+): T | undefined {
   if (text === undefined) return undefined;
   const cursor = decode(text);
   if (cursor === null) {
@@ -135,21 +151,4 @@ function cursorParam<T>(req: Request, decode: (text: string) => T | null): T | u
     ]);
   }
   return cursor;
-}
-
-// The validator has already converted `limit` to a number.
-function pageSize(req: Request): number {
-  return Number(req.query.limit ?? DEFAULT_PAGE_SIZE);
-}
-
-function queryString(req: Request, name: string): string | undefined {
-  const value = req.query[name];
-  return typeof value === "string" ? value : undefined;
-}
-
-// The validator has checked every element; a single value arrives as a plain string.
-function queryList(req: Request, name: string): string[] | undefined {
-  const value = req.query[name];
-  if (value === undefined) return undefined;
-  return (Array.isArray(value) ? value : [value]).map(String);
 }

@@ -1,20 +1,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseSkillDefinition } from "@skillrun/engine";
-import { pino } from "pino";
-import { type AppDeps, createApp } from "../app.js";
-import { type Database, openDatabase } from "../db/database.js";
+import type { AppDeps } from "../app.js";
+import { loadConfig } from "../config.js";
+import type { Database } from "../db/database.js";
 import type { SkillRecord } from "../db/repositories/skills.js";
 import { type Clock, systemClock } from "../domain/clock.js";
-import { createRepositories, type Repositories } from "../repositories.js";
+import type { Repositories } from "../repositories.js";
+import { createRuntime } from "../runtime.js";
 import { skillRecordOf } from "../skills/import-skills.js";
 import { VideoUrlSigner } from "../videos/signed-url.js";
-import { VideoStore } from "../videos/video-store.js";
-import { runSignalsFor } from "../worker/run-signals-for.js";
-import { DEFAULT_WORKER_OPTIONS, Worker, type WorkerOptions } from "../worker/worker.js";
+import type { VideoStore } from "../videos/video-store.js";
+import type { Worker, WorkerOptions } from "../worker/worker.js";
 import { createTestDatabase } from "./test-database.js";
 
 /** The video signing secret test servers use unless told otherwise. */
@@ -64,74 +63,57 @@ export interface TestServer {
 }
 
 /**
- * The real server over real HTTP on a random loopback port, with a fresh database of the tests'
- * flavour (TEST_FLAVOUR: a SQLite file, or a throwaway PostgreSQL database) and video folder,
- * responses validated against openapi.yaml.
+ * The real server over real HTTP on a random loopback port, built by `createRuntime` as
+ * `skillrun serve` builds it, with a fresh database of the tests' flavour (TEST_FLAVOUR: a SQLite
+ * file, or a throwaway PostgreSQL database) and video folder, responses validated against
+ * openapi.yaml.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "skillrun-test-"));
   const database = await createTestDatabase();
-  const databaseUrl = database.url;
-  const db = await openDatabase(databaseUrl).catch(async (error: unknown) => {
+  const clock = options.clock ?? systemClock;
+  const secret = options.videoSigningSecret ?? TEST_VIDEO_SECRET;
+  const ttl = options.videoUrlTtlSeconds ?? 3600;
+  // The configuration is parsed from an environment as in production, so its defaults hold.
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    VIDEO_DIR: join(dir, "videos"),
+    VIDEO_SIGNING_SECRET: secret,
+    VIDEO_URL_TTL_SECONDS: String(ttl),
+    VALIDATE_RESPONSES: "true",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    // Without a worker, runs stay queued, which the API tests rely on.
+    WORKER_CONCURRENCY: String(options.worker ? (options.worker.concurrency ?? 4) : 0),
+    // As fast as on SQLite on either flavour: test workers find polled runs quickly.
+    WORKER_POLL_MS: "250",
+    ...(options.chromiumPath ? { CHROMIUM_PATH: options.chromiumPath } : {}),
+    PATH: process.env.PATH,
+  });
+  const runtime = await createRuntime(
+    config,
+    { http: true, worker: options.worker !== undefined },
+    {
+      clock,
+      ...(options.worker && { worker: options.worker }),
+      ...(options.override && { app: options.override }),
+    },
+  ).catch(async (error: unknown) => {
     await database.drop();
     rmSync(dir, { recursive: true, force: true });
     throw error;
   });
-  const clock = options.clock ?? systemClock;
-  const repos = createRepositories(db, clock);
-  const videos = new VideoStore(join(dir, "videos"));
-  const secret = options.videoSigningSecret ?? TEST_VIDEO_SECRET;
-  const ttl = options.videoUrlTtlSeconds ?? 3600;
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  // As in production: LISTEN/NOTIFY on PostgreSQL, within the process on SQLite.
-  const signals = await runSignalsFor(db, logger);
-  let deps: AppDeps = {
-    ...repos,
-    signals,
-    videos,
-    clock,
-    logger,
-    config: {
-      bodyLimitBytes: 1024 * 1024,
-      validateResponses: true,
-      publicUrl: undefined,
-      videoUrlTtlSeconds: ttl,
-      videoSigningSecret: secret,
-    },
-  };
-  if (options.override) deps = options.override(deps);
-  const app = createApp(deps);
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const { url: origin = "" } = await runtime.start();
+  const { repos, videos } = runtime;
   const signer = new VideoUrlSigner(secret, ttl, clock);
-  const worker = options.worker
-    ? new Worker(
-        {
-          execution: repos.runExecution,
-          logger,
-          signals,
-          videos,
-          chromium: {
-            CHROMIUM_PATH: options.chromiumPath ?? process.env.CHROMIUM_PATH,
-            PATH: process.env.PATH,
-          },
-        },
-        { ...DEFAULT_WORKER_OPTIONS, ...options.worker },
-      )
-    : undefined;
-  worker?.start();
   return {
     origin,
     baseUrl: `${origin}/v1`,
-    db,
+    db: runtime.db,
     repos,
-    worker,
-    databaseUrl,
+    worker: runtime.worker,
+    databaseUrl: database.url,
     videos,
     keyFor: async (owner) => (await repos.apiKeys.create(owner)).key,
     importSkills: async (owner, records) => {
@@ -149,11 +131,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     videoUrlFor: (runId) => signer.urlFor(origin, runId),
     close: async () => {
       try {
-        await worker?.stop();
-        await signals.close();
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        await db.close();
+        await runtime.close({ force: true });
       } finally {
         // Whatever failed above, no test database is left behind.
         await database.drop();

@@ -1,9 +1,12 @@
 import {
+  type ChromiumEnv,
   createRunBrowser,
+  DEFAULT_SKILL_TIMEOUT_MS,
   type EngineEvent,
   type ExecutionResult,
   executeSkill,
   findChromium,
+  messageOf,
   type RunBrowser,
   type SkillDefinition,
   type StepError,
@@ -16,6 +19,7 @@ import type {
   Holder,
   RunExecutionRepository,
 } from "../db/repositories/run-execution.js";
+import type { Clock } from "../domain/clock.js";
 import type { VideoStore } from "../videos/video-store.js";
 import { toRunEvent } from "./engine-events.js";
 import { EventWriter } from "./event-writer.js";
@@ -24,11 +28,13 @@ import { RunStop } from "./run-stop.js";
 export interface ExecuteRunDeps {
   execution: RunExecutionRepository;
   logger: Logger;
+  /** The time every event and ending is stamped with. */
+  clock: Clock;
   workerId: string;
   /** Where browser runs' videos and screenshots are kept. */
   videos: VideoStore;
   /** Where Chromium is looked for (see findChromium). */
-  chromium: { CHROMIUM_PATH?: string; PATH?: string };
+  chromium: ChromiumEnv;
 }
 
 /**
@@ -41,13 +47,14 @@ export async function executeRun(
   run: ClaimedRun,
   control: AbortController,
 ): Promise<void> {
-  const { execution, logger } = deps;
+  const { execution, logger, clock } = deps;
+  const now = () => clock.now().getTime();
   const holder: Holder = { runId: run.id, workerId: deps.workerId };
   const log = logger.child({ runId: run.id, skillId: run.skillId, attempt: run.attempt });
   const definition = storedDefinition(run.definition);
   if (definition === null) {
     const message = `skill ${run.skillId} has no usable stored definition; import it again`;
-    await fail(deps, holder, {}, { step: null, message }, Date.now());
+    await fail(deps, holder, {}, { step: null, message }, now());
     return;
   }
 
@@ -64,10 +71,10 @@ export async function executeRun(
     }
   };
 
-  const started = Date.now();
+  const started = now();
   const timer = setTimeout(() => control.abort(new RunStop("timeout")), definition.timeoutMs);
   const browser = await runBrowser(deps, run.id, (message) =>
-    writer.push({ runId: run.id, at: new Date(), type: "log", level: "warn", message }),
+    writer.push({ runId: run.id, at: clock.now(), type: "log", level: "warn", message }),
   );
   let result: ExecutionResult;
   try {
@@ -77,7 +84,8 @@ export async function executeRun(
       run: { id: run.id, skill_id: run.skillId, owner: run.owner, attempt: run.attempt },
       signal: control.signal,
       onEvent,
-      browser: browser.runners,
+      now,
+      browser: browser.access,
     });
   } catch (error) {
     // The engine reports a step's failure as a result; a throw is a fault of the engine itself.
@@ -96,15 +104,15 @@ export async function executeRun(
     const { width, height, frames, durationMs: duration_ms } = video;
     writer.push({
       runId: run.id,
-      at: new Date(),
+      at: clock.now(),
       type: "video_recorded",
       message: `video of ${(duration_ms / 1000).toFixed(1)} s at ${width}×${height}`,
       data: { width, height, frames, duration_ms },
     });
   }
   await writer.flushed();
-  const durationMs = Date.now() - started;
-  const at = new Date();
+  const durationMs = now() - started;
+  const at = clock.now();
 
   switch (result.outcome) {
     case "finished": {
@@ -148,7 +156,7 @@ async function stopped(
   durationMs: number,
 ): Promise<void> {
   const kind = result.reason instanceof RunStop ? result.reason.kind : "lost";
-  const at = new Date();
+  const at = deps.clock.now();
   const base = {
     runId: holder.runId,
     at,
@@ -157,7 +165,8 @@ async function stopped(
   };
   switch (kind) {
     case "timeout": {
-      const message = `the run exceeded its time limit of ${definition.timeout ?? "10m"}`;
+      const limit = definition.timeout ?? `${DEFAULT_SKILL_TIMEOUT_MS / 60_000}m`;
+      const message = `the run exceeded its time limit of ${limit}`;
       const error: StepError = { step: result.step?.label ?? null, message };
       const event: NewRunEvent = { ...base, type: "run_timed_out", message, data: { error } };
       await end(deps, holder, "timeout", { ...result.data, error }, event);
@@ -188,12 +197,13 @@ async function fail(
   started: number,
   step?: StepRef,
 ): Promise<void> {
+  const at = deps.clock.now();
   const event: NewRunEvent = {
     runId: holder.runId,
-    at: new Date(),
+    at,
     type: "run_failed",
     ...(step && { step }),
-    durationMs: Date.now() - started,
+    durationMs: at.getTime() - started,
     message: error.step === null ? error.message : `${error.step}: ${error.message}`,
     data: { error },
   };
@@ -220,8 +230,4 @@ function storedDefinition(value: unknown): SkillDefinition | null {
   const candidate = value as Partial<SkillDefinition>;
   if (!Array.isArray(candidate.steps) || typeof candidate.timeoutMs !== "number") return null;
   return value as SkillDefinition;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,8 @@
 import pg from "pg";
 import type { Logger } from "pino";
-import { RunSignals } from "./run-signals.js";
+import type { PrismaClient } from "../db/database.js";
+import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
+import { SignalListeners } from "./signal-listeners.js";
 
 /** The one channel all Skillrun processes on a database listen on. */
 export const RUN_SIGNAL_CHANNEL = "skillrun_runs";
@@ -9,36 +11,53 @@ export const RUN_SIGNAL_CHANNEL = "skillrun_runs";
 const RECONNECT_MS = 1000;
 
 /**
- * RunSignals across processes over PostgreSQL LISTEN/NOTIFY: a run queued or cancelled through
- * any server wakes the workers of every process on the database at once, so an idle worker
- * needs no hot polling. One dedicated connection listens and sends; PostgreSQL delivers a
- * notification to every listening session, this one included, so local subscribers hear their
- * own process's signals the same way.
+ * Run signals across processes over PostgreSQL LISTEN/NOTIFY: a run queued or cancelled through
+ * any server wakes the workers of every process on the database at once. The NOTIFY is sent in
+ * the transaction that makes the change, so PostgreSQL delivers it exactly at commit (and not at
+ * all on a rollback). One dedicated connection only listens; PostgreSQL delivers a notification
+ * to every listening session, this one included, so local subscribers hear their own process's
+ * signals the same way.
  */
-export class PostgresRunSignals extends RunSignals {
+export class PostgresRunSignals implements RunSignals {
+  private readonly listeners = new SignalListeners();
   private client: pg.Client | undefined;
   private closed = false;
 
   private constructor(
+    private readonly prisma: PrismaClient,
     private readonly url: string,
     private readonly logger: Logger,
-  ) {
-    super();
-  }
+  ) {}
 
   /** Connects and listens; rejects when the database cannot be reached. */
-  static async connect(url: string, logger: Logger): Promise<PostgresRunSignals> {
-    const signals = new PostgresRunSignals(url, logger);
+  static async connect(
+    prisma: PrismaClient,
+    url: string,
+    logger: Logger,
+  ): Promise<PostgresRunSignals> {
+    const signals = new PostgresRunSignals(prisma, url, logger);
     await signals.listen();
     return signals;
   }
 
-  override queued(): void {
-    this.send("queued");
+  change<T>(
+    make: (db: ChangeClient) => Promise<{ value: T; signal?: RunSignal | undefined }>,
+  ): Promise<T> {
+    return this.prisma.$transaction(async (tx) => {
+      const { value, signal } = await make(tx);
+      if (signal !== undefined) {
+        await tx.$executeRaw`SELECT pg_notify(${RUN_SIGNAL_CHANNEL}, ${payloadOf(signal)})`;
+      }
+      return value;
+    });
   }
 
-  override cancelled(runId: string): void {
-    this.send(`cancelled:${runId}`);
+  onQueued(listener: () => void): () => void {
+    return this.listeners.onQueued(listener);
+  }
+
+  onCancelled(listener: (runId: string) => void): () => void {
+    return this.listeners.onCancelled(listener);
   }
 
   async close(): Promise<void> {
@@ -48,7 +67,10 @@ export class PostgresRunSignals extends RunSignals {
 
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
-    client.on("notification", (message) => this.deliver(message.payload ?? ""));
+    client.on("notification", (message) => {
+      const signal = signalOf(message.payload ?? "");
+      if (signal !== undefined) this.listeners.deliver(signal);
+    });
     client.on("error", (error) => {
       this.logger.warn({ err: error }, "lost the run signal connection; listening again");
       this.reconnect(client);
@@ -75,17 +97,17 @@ export class PostgresRunSignals extends RunSignals {
       });
     }, RECONNECT_MS);
   }
+}
 
-  private send(payload: string): void {
-    const client = this.client;
-    if (client === undefined) return; // Reconnecting: the workers' polling finds the run.
-    client.query("SELECT pg_notify($1, $2)", [RUN_SIGNAL_CHANNEL, payload]).catch((error) => {
-      this.logger.warn({ err: error, payload }, "could not send a run signal");
-    });
-  }
+// The channel's payloads: `queued`, or `cancelled:<run id>`.
+function payloadOf(signal: RunSignal): string {
+  return signal.type === "queued" ? "queued" : `cancelled:${signal.runId}`;
+}
 
-  private deliver(payload: string): void {
-    if (payload === "queued") super.queued();
-    else if (payload.startsWith("cancelled:")) super.cancelled(payload.slice("cancelled:".length));
+function signalOf(payload: string): RunSignal | undefined {
+  if (payload === "queued") return { type: "queued" };
+  if (payload.startsWith("cancelled:")) {
+    return { type: "cancelled", runId: payload.slice("cancelled:".length) };
   }
+  return undefined;
 }

@@ -1,38 +1,28 @@
-import { EventEmitter } from "node:events";
+import type { Prisma } from "../generated/sqlite/client/client.js";
+
+/** What a change to a run tells the workers: a run is waiting, or one was cancelled. */
+export type RunSignal = { type: "queued" } | { type: "cancelled"; runId: string };
+
+/** The database as the statements of a change see it (a transaction, or the client itself). */
+export type ChangeClient = Prisma.TransactionClient;
 
 /**
- * Tells the workers of this process at once when a run is queued or cancelled here, so they
- * need not wait for their next poll. Workers in other processes learn of both by polling, or,
- * on PostgreSQL, through PostgresRunSignals.
+ * Tells workers at once when a run is queued or cancelled, so they need not wait for their next
+ * poll. Two implementations: within one process (in-process-run-signals.ts, SQLite) and across
+ * processes (postgres-run-signals.ts, LISTEN/NOTIFY); `runSignalsFor` picks by flavour.
  */
-export class RunSignals {
-  private readonly emitter = new EventEmitter();
-
-  constructor() {
-    // One listener per worker in the process, and tests start several.
-    this.emitter.setMaxListeners(0);
-  }
-
-  queued(): void {
-    this.emitter.emit("queued");
-  }
-
-  cancelled(runId: string): void {
-    this.emitter.emit("cancelled", runId);
-  }
-
+export interface RunSignals {
+  /**
+   * Makes a change and announces the signal it returns (none: nothing to announce) exactly when
+   * the change is committed, so a worker woken by it finds the change made.
+   */
+  change<T>(
+    make: (db: ChangeClient) => Promise<{ value: T; signal?: RunSignal | undefined }>,
+  ): Promise<T>;
   /** Subscribes to queued runs; returns the unsubscribe function. */
-  onQueued(listener: () => void): () => void {
-    this.emitter.on("queued", listener);
-    return () => this.emitter.off("queued", listener);
-  }
-
-  /** Stops signalling; nothing to release for signals within one process. */
-  async close(): Promise<void> {}
-
+  onQueued(listener: () => void): () => void;
   /** Subscribes to cancelled runs; returns the unsubscribe function. */
-  onCancelled(listener: (runId: string) => void): () => void {
-    this.emitter.on("cancelled", listener);
-    return () => this.emitter.off("cancelled", listener);
-  }
+  onCancelled(listener: (runId: string) => void): () => void;
+  /** Stops listening; releases what the signals hold (a connection). */
+  close(): Promise<void>;
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import type { ChromiumEnv } from "@skillrun/engine";
 import type { Logger } from "pino";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
+import type { Clock } from "../domain/clock.js";
 import type { VideoStore } from "../videos/video-store.js";
 import { executeRun } from "./execute-run.js";
 import type { RunSignals } from "./run-signals.js";
@@ -53,11 +55,13 @@ export class Worker {
     private readonly deps: {
       execution: RunExecutionRepository;
       logger: Logger;
-      signals?: RunSignals;
+      /** The time the runs' events and endings are stamped with. */
+      clock: Clock;
+      signals: RunSignals;
       /** Where browser runs' videos and screenshots go. */
       videos: VideoStore;
       /** Where Chromium is looked for (see findChromium). */
-      chromium: { CHROMIUM_PATH?: string; PATH?: string };
+      chromium: ChromiumEnv;
     },
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
   ) {}
@@ -75,14 +79,10 @@ export class Worker {
     this.every(leaseMs / 3, () => this.renew());
     this.every(leaseMs / 2, () => this.recover());
     const { signals } = this.deps;
-    if (signals) {
-      this.unsubscribe.push(signals.onQueued(() => this.fill()));
-      this.unsubscribe.push(
-        signals.onCancelled((runId) =>
-          this.active.get(runId)?.control.abort(new RunStop("cancel")),
-        ),
-      );
-    }
+    this.unsubscribe.push(signals.onQueued(() => this.fill()));
+    this.unsubscribe.push(
+      signals.onCancelled((runId) => this.active.get(runId)?.control.abort(new RunStop("cancel"))),
+    );
     this.recover();
     this.fill();
   }
@@ -130,9 +130,9 @@ export class Worker {
       const run = await this.deps.execution.claim(this.id, leaseMs);
       if (run === null) return;
       const control = new AbortController();
-      const { execution, logger, videos, chromium } = this.deps;
+      const { execution, logger, clock, videos, chromium } = this.deps;
       const done = executeRun(
-        { execution, logger, videos, chromium, workerId: this.id },
+        { execution, logger, clock, videos, chromium, workerId: this.id },
         run,
         control,
       )

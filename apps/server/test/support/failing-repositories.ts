@@ -20,7 +20,6 @@ export const failingRuns = {
 
 /** A RunEventRepository whose every method fails. */
 export const failingRunEvents = {
-  append: fail,
   list: fail,
 } satisfies Record<keyof RunEventRepository, unknown> as unknown as RunEventRepository;
 

@@ -51,7 +51,7 @@ export function toRunEventRow(event: NewRunEvent): Omit<RunEventRow, "id"> {
   };
 }
 
-function toRunEvent(row: RunEventRow): RunEvent {
+function fromRunEventRow(row: RunEventRow): RunEvent {
   // The step's columns are written together (toRunEventRow), so one tells whether there is a step.
   const step =
     row.stepIndex === null || row.stepKind === null || row.stepLabel === null
@@ -75,12 +75,6 @@ function toRunEvent(row: RunEventRow): RunEvent {
 export class RunEventRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** Appends events in the order given. */
-  async append(events: NewRunEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    await this.prisma.runEvent.createMany({ data: events.map(toRunEventRow) });
-  }
-
   /**
    * One page of the owner's run's events, oldest first, after the event id `after`; null when
    * the owner has no such run. `next` is the last id of the page when more events follow it.
@@ -102,6 +96,6 @@ export class RunEventRepository {
       take: query.limit + 1,
     });
     const { page, last } = keysetPage(rows, query.limit);
-    return { events: page.map(toRunEvent), ...(last && { next: last.id }) };
+    return { events: page.map(fromRunEventRow), ...(last && { next: last.id }) };
   }
 }

@@ -3,6 +3,7 @@ import type { Clock } from "../../domain/clock.js";
 import type { Cursor } from "../../domain/cursor.js";
 import { newRunId } from "../../domain/ids.js";
 import { sourcesOf } from "../../domain/run-state-machine.js";
+import type { RunSignals } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import { keysetPage } from "./keyset-page.js";
@@ -50,29 +51,33 @@ export class RunRepository {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
+    private readonly signals: RunSignals,
   ) {}
 
-  /** Queues a run: state null, accepted (and started) now. */
+  /** Queues a run: state null, accepted (and started) now; the workers are told. */
   async create(input: {
     owner: string;
     skill: { id: string; name: string };
     inputs: Record<string, unknown>;
   }): Promise<RunSession> {
     const now = this.clock.now();
-    const row = await this.prisma.run.create({
-      data: {
-        id: newRunId(),
-        owner: input.owner,
-        skillId: input.skill.id,
-        name: input.skill.name,
-        state: null,
-        environment: "cloud",
-        inputs: toJsonColumn(input.inputs),
-        data: null,
-        createdAt: now,
-        startTime: now,
-      },
-    });
+    const row = await this.signals.change(async (db) => ({
+      value: await db.run.create({
+        data: {
+          id: newRunId(),
+          owner: input.owner,
+          skillId: input.skill.id,
+          name: input.skill.name,
+          state: null,
+          environment: "cloud",
+          inputs: toJsonColumn(input.inputs),
+          data: null,
+          createdAt: now,
+          startTime: now,
+        },
+      }),
+      signal: { type: "queued" },
+    }));
     return toRunSession(row);
   }
 
@@ -111,14 +116,20 @@ export class RunRepository {
 
   /**
    * Cancels a run that has not ended and returns its state after the call; null when the
-   * owner has no such run. Idempotent: a terminal run keeps (and reports) its state.
+   * owner has no such run. Idempotent: a terminal run keeps (and reports) its state. A worker
+   * executing the run is told to stop it.
    */
   async cancel(owner: string, id: string): Promise<RunState | null> {
-    await this.prisma.run.updateMany({
-      where: { id, owner, ...stateIn(sourcesOf("cancel")) },
-      data: { state: "cancel", endTime: this.clock.now(), leaseExpiresAt: null },
+    return this.signals.change(async (db) => {
+      const { count } = await db.run.updateMany({
+        where: { id, owner, ...stateIn(sourcesOf("cancel")) },
+        data: { state: "cancel", endTime: this.clock.now(), leaseExpiresAt: null },
+      });
+      const row = await db.run.findFirst({ where: { id, owner }, select: { state: true } });
+      return {
+        value: row ? (row.state as RunState | null) : null,
+        signal: count === 1 ? { type: "cancelled", runId: id } : undefined,
+      };
     });
-    const row = await this.prisma.run.findFirst({ where: { id, owner }, select: { state: true } });
-    return row ? (row.state as RunState | null) : null;
   }
 }

@@ -1,0 +1,33 @@
+import type { PrismaClient } from "../db/database.js";
+import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
+import { SignalListeners } from "./signal-listeners.js";
+
+/**
+ * Run signals within one process (SQLite): the workers of this process hear of a change made
+ * through it as soon as it is written. Other processes on the same file find it by polling.
+ */
+export class InProcessRunSignals implements RunSignals {
+  private readonly listeners = new SignalListeners();
+
+  constructor(private readonly prisma: PrismaClient) {}
+
+  // No transaction is needed: the signal is delivered after the statements have run, and each
+  // SQLite statement commits on its own.
+  async change<T>(
+    make: (db: ChangeClient) => Promise<{ value: T; signal?: RunSignal | undefined }>,
+  ): Promise<T> {
+    const { value, signal } = await make(this.prisma);
+    if (signal !== undefined) this.listeners.deliver(signal);
+    return value;
+  }
+
+  onQueued(listener: () => void): () => void {
+    return this.listeners.onQueued(listener);
+  }
+
+  onCancelled(listener: (runId: string) => void): () => void {
+    return this.listeners.onCancelled(listener);
+  }
+
+  async close(): Promise<void> {}
+}
