@@ -4,11 +4,8 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { startTestServer, type TestServer } from "@skillrun/server/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  startTestServer,
-  type TestServer,
-} from "../../../apps/server/src/test-support/test-server.js";
 import { noopSkill } from "../src/test-support/fixtures.js";
 
 const run = promisify(execFile);
