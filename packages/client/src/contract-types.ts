@@ -1,6 +1,6 @@
-import type { components } from "@skillrun/contract";
+import type { components } from "./contract.js";
 
-export type { components, operations, paths } from "@skillrun/contract";
+export type { components, operations, paths } from "./contract.js";
 
 type Schemas = components["schemas"];
 

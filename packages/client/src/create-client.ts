@@ -1,5 +1,5 @@
-import type { paths } from "@skillrun/contract";
 import createClient, { type Client, type ClientOptions } from "openapi-fetch";
+import type { paths } from "./contract.js";
 
 /** The openapi-fetch client typed from the Skillrun contract. */
 export type SkillrunClient = Client<paths>;

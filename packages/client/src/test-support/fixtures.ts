@@ -1,11 +1,7 @@
-import type { SkillRecord } from "../../../../apps/server/src/db/repositories/skills.js";
-import type { TestServer } from "../../../../apps/server/src/test-support/test-server.js";
+import type { SkillRecord, TestServer } from "@skillrun/server/test-support";
 import { createSkillrunClient, type SkillrunClient } from "../create-client.js";
 
-export {
-  startTestServer,
-  type TestServer,
-} from "../../../../apps/server/src/test-support/test-server.js";
+export { startTestServer, type TestServer } from "@skillrun/server/test-support";
 
 /** A skill with one required number input `a`. */
 export const sumSkill: SkillRecord = {
