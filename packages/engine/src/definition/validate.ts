@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { isStepKind, STEP_KINDS, STEP_OPTION_KEYS } from "../steps/registry.js";
 import { describeTypes, describeValue, isRecord } from "./describe.js";
+import { durationProblems } from "./duration-limits.js";
 import { expressionProblems } from "./expression-problems.js";
 import type { DefinitionProblem, PathSegment } from "./problem.js";
 import { SKILL_DEFINITION_SCHEMA_ID, skillDefinitionSchema } from "./schema.js";
@@ -46,6 +47,7 @@ export function validateSkillDefinition(value: unknown): DefinitionProblem[] {
     problems.push(...inputIdProblems(inputs));
     problems.push(...defaultProblems(inputs));
   }
+  problems.push(...durationProblems(value));
   return problems;
 }
 

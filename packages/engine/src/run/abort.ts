@@ -1,5 +1,7 @@
 // Helpers that make waiting honour an AbortSignal at once.
 
+import { setLongTimeout } from "./long-timeout.js";
+
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -8,10 +10,10 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       return;
     }
     const onAbort = () => {
-      clearTimeout(timer);
+      cancel();
       reject(signal.reason);
     };
-    const timer = setTimeout(() => {
+    const cancel = setLongTimeout(() => {
       signal.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
@@ -38,10 +40,10 @@ export function withTimeout(
   const onAbort = () => controller.abort(parent.reason);
   if (parent.aborted) onAbort();
   else parent.addEventListener("abort", onAbort, { once: true });
-  const timer =
+  const cancel =
     ms === undefined
       ? undefined
-      : setTimeout(() => {
+      : setLongTimeout(() => {
           timedOut = !controller.signal.aborted;
           controller.abort(reason());
         }, ms);
@@ -49,7 +51,7 @@ export function withTimeout(
     signal: controller.signal,
     timedOut: () => timedOut,
     dispose() {
-      clearTimeout(timer);
+      cancel?.();
       parent.removeEventListener("abort", onAbort);
     },
   };

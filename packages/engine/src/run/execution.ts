@@ -1,5 +1,6 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
 import type { ExpressionScope } from "../expressions/evaluate.js";
+import { DataLimitExceeded, DEFAULT_ENGINE_LIMITS, type EngineLimits } from "./limits.js";
 import type { EngineEvent, ExecuteSkillOptions, StepRef } from "./types.js";
 
 /** An event before it is stamped with its time. */
@@ -9,6 +10,7 @@ export type Unstamped<E> = E extends unknown ? Omit<E, "at"> : never;
 export interface Execution {
   readonly signal: AbortSignal;
   readonly browser: BrowserAccess | undefined;
+  readonly limits: EngineLimits;
   /** Replaced, never changed in place, so a value handed out stays as it was. */
   readonly data: Record<string, unknown>;
   /** Milliseconds, from `ExecuteSkillOptions.now`. */
@@ -18,7 +20,7 @@ export interface Execution {
   emit(event: Unstamped<EngineEvent>): void;
   /** What expressions see right now. */
   scope(): ExpressionScope;
-  /** Merges keys into the data and reports them. */
+  /** Merges keys into the data and reports them; throws when the data would outgrow its limit. */
   save(step: StepRef, changes: Record<string, unknown>): void;
   /** Keeps a step's result as `steps.<id>`; steps without an id are not kept. */
   record(step: StepRef, result: unknown): void;
@@ -28,9 +30,11 @@ export function createExecution(options: ExecuteSkillOptions): Execution {
   const now = options.now ?? Date.now;
   const steps: Record<string, unknown> = {};
   let data: Record<string, unknown> = {};
+  const limits = { ...DEFAULT_ENGINE_LIMITS, ...options.limits };
   const state: Execution = {
     signal: options.signal,
     browser: options.browser,
+    limits,
     get data() {
       return data;
     },
@@ -42,7 +46,11 @@ export function createExecution(options: ExecuteSkillOptions): Execution {
     },
     scope: () => ({ inputs: options.inputs, data, steps, run: options.run }),
     save(step, changes) {
-      data = { ...data, ...changes };
+      const next = { ...data, ...changes };
+      // Checked where data is written, so the step that would outgrow it is the one that fails.
+      const bytes = Buffer.byteLength(JSON.stringify(next) ?? "");
+      if (bytes > limits.dataBytes) throw new DataLimitExceeded(bytes, limits.dataBytes);
+      data = next;
       state.emit({ type: "data_updated", step, changes });
     },
     record(step, result) {

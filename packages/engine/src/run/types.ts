@@ -1,6 +1,7 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
 import type { SkillDefinition } from "../definition/types.js";
 import type { StepKind } from "../steps/registry.js";
+import type { EngineLimits } from "./limits.js";
 
 /** Which step an event or error is about. */
 export interface StepRef {
@@ -83,4 +84,6 @@ export interface ExecuteSkillOptions {
    * one fails. Opening and closing the browser is the supplier's business.
    */
   browser?: BrowserAccess;
+  /** What the run may produce; DEFAULT_ENGINE_LIMITS for what is not given. */
+  limits?: Partial<EngineLimits>;
 }

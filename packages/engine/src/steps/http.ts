@@ -2,6 +2,7 @@ import { parseDuration } from "../definition/duration.js";
 import { ref, text } from "../definition/schema-parts.js";
 import { withTimeout } from "../run/abort.js";
 import { checkStatus, responseResult } from "./http-response.js";
+import { BodyTooLarge, readBodyText } from "./read-body.js";
 import type { StepContext } from "./step-context.js";
 import { defineStepKind } from "./step-kind.js";
 
@@ -20,6 +21,8 @@ export interface HttpRequest {
   /** The `data` key that receives the response. */
   save_as?: string;
   timeout?: string;
+  /** Largest response body read, in bytes; the run's limit (10 MB by default) when absent. */
+  max_bytes?: number;
 }
 
 const httpStatus = { type: "integer", minimum: 100, maximum: 599 };
@@ -51,6 +54,12 @@ export const httpStep = defineStepKind<HttpRequest>({
       },
       save_as: ref("identifier"),
       timeout: ref("duration"),
+      max_bytes: {
+        type: "integer",
+        minimum: 1,
+        description:
+          "Largest response body read, in bytes; past it the step fails. 10 MB by default.",
+      },
     },
     additionalProperties: false,
     // `properties` restated so ajv's strict mode sees the required keys defined.
@@ -78,18 +87,25 @@ async function runHttp(action: HttpRequest, context: StepContext): Promise<unkno
     body = await context.render(action.body);
   }
   const timeout = action.timeout ?? DEFAULT_HTTP_TIMEOUT;
-  const { response, text } = await send(url, { method, headers, body }, timeout, target, context);
+  const maxBytes = action.max_bytes ?? context.limits.httpResponseBytes;
+  const { response, text } = await send(
+    url,
+    { method, headers, body },
+    { timeout, maxBytes },
+    target,
+    context,
+  );
   checkStatus(response.status, action.expect_status, target, text);
   const result = responseResult(response, text, target);
   if (action.save_as !== undefined) context.save({ [action.save_as]: result });
   return result;
 }
 
-/** Fetches and reads the whole response within the request's own timeout. */
+/** Fetches and reads the whole response (up to `maxBytes`) within the request's own timeout. */
 async function send(
   url: string,
   init: RequestInit,
-  timeout: string,
+  { timeout, maxBytes }: { timeout: string; maxBytes: number },
   target: string,
   context: StepContext,
 ): Promise<{ response: Response; text: string }> {
@@ -100,8 +116,9 @@ async function send(
   );
   try {
     const response = await fetch(url, { ...init, signal: timed.signal });
-    return { response, text: await response.text() };
+    return { response, text: await readBodyText(response, maxBytes, target) };
   } catch (error) {
+    if (error instanceof BodyTooLarge) throw error;
     if (timed.timedOut()) throw timed.signal.reason;
     // An aborted run or step timeout is told apart by the engine; the message does not matter.
     if (context.signal.aborted) throw error;

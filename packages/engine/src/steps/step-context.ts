@@ -1,4 +1,5 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
+import type { EngineLimits } from "../run/limits.js";
 import type { LogLevel, StepRef } from "../run/types.js";
 
 /** What one attempt of a step is given besides its action. */
@@ -8,6 +9,8 @@ export interface StepContext {
   signal: AbortSignal;
   /** The step's own `timeout` in ms, when it sets one: for runners whose waits have a default. */
   timeoutMs?: number;
+  /** What the run may produce (response sizes, data). */
+  limits: EngineLimits;
   /** The run's browser, opened on first use; absent where the runner has none. */
   browser?: BrowserAccess;
   /** Resolves the templates in a value of the action against the run as it is now. */

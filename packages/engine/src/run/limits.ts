@@ -1,0 +1,36 @@
+/** What one run may produce; the operator's choice, passed in with each execution. */
+export interface EngineLimits {
+  /** Largest the run's `data` may grow, serialized as JSON (UTF-8 bytes). */
+  dataBytes: number;
+  /** Largest response body an `http` step reads when the step sets no `max_bytes`. */
+  httpResponseBytes: number;
+}
+
+export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
+  dataBytes: 1024 * 1024,
+  httpResponseBytes: 10 * 1024 * 1024,
+};
+
+/** A size for people: `1 MB`, `512 KB`, `10.5 MB`, or bytes below a kilobyte. */
+export function formatBytes(bytes: number): string {
+  const units = [
+    ["GB", 1024 ** 3],
+    ["MB", 1024 ** 2],
+    ["KB", 1024],
+  ] as const;
+  for (const [unit, size] of units) {
+    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+/** A step's failure when the run's data would grow past its limit. */
+export class DataLimitExceeded extends Error {
+  override readonly name = "DataLimitExceeded";
+
+  constructor(bytes: number, limit: number) {
+    super(
+      `the run's data would be ${formatBytes(bytes)} as JSON, over its limit of ${formatBytes(limit)}; save less (e.g. a part of the response) or raise the limit`,
+    );
+  }
+}
