@@ -73,3 +73,79 @@ describe("claiming runs", () => {
     expect(events).toBe(5);
   });
 });
+
+describe("fencing: a worker writes about a run only while it holds it", () => {
+  const event = (runId: string, type: "log" | "run_finished", message: string) => ({
+    runId,
+    at: now,
+    type,
+    ...(type === "log" ? { level: "info" as const } : {}),
+    message,
+  });
+
+  it("drops a stale worker's late events, data and ending once another worker recovered the run", async () => {
+    const [id] = (await queue(1)) as [string];
+    const first = { runId: id, workerId: "worker-1" };
+    await repos.runExecution.claim("worker-1", 1000);
+    expect(await repos.runExecution.record(first, [event(id, "log", "early")], { n: 1 })).toBe(
+      true,
+    );
+    // worker-1 stops renewing; its lease lapses and the run is recovered and claimed by worker-2.
+    now = new Date(now.getTime() + 5000);
+    expect(await repos.runExecution.recoverLost(2)).toBe(1);
+    expect(await repos.runExecution.claim("worker-2", 30_000)).toMatchObject({ id, attempt: 2 });
+    const second = { runId: id, workerId: "worker-2" };
+    const before = await db.prisma.runEvent.findMany({
+      where: { runId: id },
+      orderBy: { id: "asc" },
+    });
+
+    // worker-1 wakes up and goes on as if it still held the run.
+    expect(await repos.runExecution.record(first, [event(id, "log", "late")], { n: 99 })).toBe(
+      false,
+    );
+    expect(await repos.runExecution.record(first, [event(id, "log", "later")])).toBe(false);
+    const finished = event(id, "run_finished", "stale ending");
+    expect(await repos.runExecution.end(first, "finish", { n: 99 }, finished)).toBe(false);
+    expect(await repos.runExecution.release(first, event(id, "log", "released"))).toBe(false);
+
+    const after = await db.prisma.runEvent.findMany({
+      where: { runId: id },
+      orderBy: { id: "asc" },
+    });
+    expect(after).toEqual(before);
+    const row = await db.prisma.run.findUnique({ where: { id } });
+    expect(row).toMatchObject({ state: "play", workerId: "worker-2", data: null, endTime: null });
+
+    // The holder's own writes still land.
+    expect(await repos.runExecution.record(second, [event(id, "log", "mine")], { n: 2 })).toBe(
+      true,
+    );
+    const last = await db.prisma.runEvent.findFirst({
+      where: { runId: id },
+      orderBy: { id: "desc" },
+    });
+    expect(last).toMatchObject({ type: "log", message: "mine" });
+  });
+
+  it("records where a cancelled run stopped, but not for a worker that never held it", async () => {
+    const [id] = (await queue(1)) as [string];
+    await repos.runExecution.claim("worker-1", 30_000);
+    expect(await repos.runs.cancel("alice", id)).toBe("cancel");
+    const stopped = { runId: id, at: now, type: "run_cancelled" as const, message: "stopped" };
+    expect(await repos.runExecution.record({ runId: id, workerId: "worker-1" }, [stopped])).toBe(
+      false,
+    );
+    expect(
+      await repos.runExecution.recordCancelled({ runId: id, workerId: "worker-2" }, stopped),
+    ).toBe(false);
+    expect(
+      await repos.runExecution.recordCancelled({ runId: id, workerId: "worker-1" }, stopped),
+    ).toBe(true);
+    const types = await db.prisma.runEvent.findMany({
+      where: { runId: id },
+      orderBy: { id: "asc" },
+    });
+    expect(types.map((e) => e.type)).toEqual(["run_claimed", "run_cancelled"]);
+  });
+});

@@ -149,19 +149,43 @@ export class RunExecutionRepository {
     return rows.map((row) => ({ ...row, state: row.state as StoredRunState }));
   }
 
-  /** Appends events and, when given, replaces the run's data, in one transaction. */
-  async record(holder: Holder, events: NewRunEvent[], data?: Record<string, unknown>) {
-    await this.prisma.$transaction([
-      this.prisma.runEvent.createMany({ data: events.map(toRunEventRow) }),
-      ...(data === undefined
-        ? []
-        : [
-            this.prisma.run.updateMany({
-              where: { id: holder.runId, workerId: holder.workerId, state: "play" },
-              data: { data: toJsonColumn(data) },
-            }),
-          ]),
-    ]);
+  /**
+   * Appends events and, when given, replaces the run's data, in one transaction, only while
+   * `holder` still holds the run (its worker, in play or pause): the run's row is updated first
+   * and the events follow only when that matched. False when the run was no longer held (recovered
+   * by another worker, cancelled, ended): then nothing was written.
+   */
+  async record(
+    holder: Holder,
+    events: NewRunEvent[],
+    data?: Record<string, unknown>,
+  ): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.run.updateMany({
+        where: { id: holder.runId, workerId: holder.workerId, state: { in: [...RUNNING] } },
+        // Without data the row is still written (to itself): the write is the fence, and on
+        // PostgreSQL its row lock keeps a recovery from slipping in before the events commit.
+        data: data === undefined ? { workerId: holder.workerId } : { data: toJsonColumn(data) },
+      });
+      if (count !== 1) return false;
+      if (events.length > 0) await tx.runEvent.createMany({ data: events.map(toRunEventRow) });
+      return true;
+    });
+  }
+
+  /**
+   * Records where a cancelled run stopped (`run_cancelled`): the cancel itself was the API's
+   * write, so the run is in `cancel`, still naming this worker. False when it is not.
+   */
+  async recordCancelled(holder: Holder, event: NewRunEvent): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.run.updateMany({
+        where: { id: holder.runId, workerId: holder.workerId, state: "cancel" },
+        data: { workerId: holder.workerId },
+      });
+      if (count === 1) await tx.runEvent.create({ data: toRunEventRow(event) });
+      return count === 1;
+    });
   }
 
   /**
