@@ -38,6 +38,39 @@ const ConfigSchema = z.object({
   // (runs queued through the same process wake it at once), 5 s on PostgreSQL (every new run is
   // announced with NOTIFY; polling only covers a lost signal connection).
   WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).optional(),
+  // --- Run isolation and limits (docs/security.md: Isolation, Limits) ---
+  // Runs execute in processes of their own (one per run slot, reused); this caps each one's heap,
+  // in MB. A run that needs more ends in reset ("the run exceeded its memory limit of … MB").
+  RUN_MEMORY_MB: z.coerce.number().int().min(32).max(65_536).default(256),
+  // How long a run told to stop (cancel, time limit, shutdown) may take before its process is
+  // killed: an expression that never yields (a catastrophic regex) is ended this way.
+  RUN_STOP_GRACE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  // Largest a run's `data` may grow, serialized as JSON (bytes); the step that would outgrow it fails.
+  RUN_DATA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  // Largest response body an `http` step reads (bytes) when the step sets no `max_bytes`; past it
+  // the read stops and the step fails.
+  RUN_HTTP_RESPONSE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
+  // Events one execution of a run writes to its step log; past it one warning says so and later
+  // events are dropped (the run goes on, and its ending is always written).
+  RUN_MAX_EVENTS: z.coerce.number().int().min(10).default(10_000),
+  // Bytes of one event's message kept in the step log; longer ones end in "… [truncated: …]".
+  RUN_EVENT_MESSAGE_MAX_BYTES: z.coerce.number().int().min(256).default(8192),
+  // Bytes of one value in an event's data (a key a step wrote) kept in the step log; a larger
+  // value is replaced by a note (the run's data keeps it whole).
+  RUN_EVENT_DATA_VALUE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(256)
+    .default(64 * 1024),
+  // --- end of run isolation and limits ---
   // The Chromium browser steps launch. Unset: the system's (/usr/bin/chromium, … then PATH). A run
   // whose browser cannot be found ends in reset with an error saying where it was looked for.
   CHROMIUM_PATH: z.string().min(1).optional(),

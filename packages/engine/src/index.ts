@@ -13,7 +13,12 @@ export type {
   Viewport,
 } from "./browser/types.js";
 export { canonicalJson } from "./definition/canonical-json.js";
-export { DEFAULT_SKILL_TIMEOUT_MS, parseDuration } from "./definition/duration.js";
+export {
+  DEFAULT_SKILL_TIMEOUT_MS,
+  MAX_DURATION,
+  MAX_DURATION_MS,
+  parseDuration,
+} from "./definition/duration.js";
 export {
   formatIssue,
   SkillDefinitionError,
@@ -25,6 +30,16 @@ export { skillDefinitionSchema } from "./definition/schema.js";
 export type * from "./definition/types.js";
 export { messageOf } from "./error-message.js";
 export { executeSkill } from "./run/execute-skill.js";
+export { RUN_HOST_ENTRY } from "./run/host/entry.js";
+export type {
+  FromRunHost,
+  RunHostResult,
+  RunJob,
+  StopKind,
+  ToRunHost,
+} from "./run/host/protocol.js";
+export { DEFAULT_ENGINE_LIMITS, type EngineLimits, formatBytes } from "./run/limits.js";
+export { setLongTimeout } from "./run/long-timeout.js";
 export type {
   EngineEvent,
   ExecuteSkillOptions,

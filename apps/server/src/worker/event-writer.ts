@@ -6,7 +6,8 @@ import type { Holder, RunExecutionRepository } from "../db/repositories/run-exec
  * Writes a run's events (and its data as it changes) in the order they happen, batching what
  * arrives while a write is under way into the next one, so a chatty step costs a few
  * transactions rather than one per event. A failed write is logged and the run goes on: the
- * step log is for people, and the run's ending is written separately.
+ * step log is for people, and the run's ending is written separately. Once a write finds the run
+ * no longer held by this worker, nothing more is written.
  */
 export class EventWriter {
   private pending: NewRunEvent[] = [];
@@ -14,6 +15,7 @@ export class EventWriter {
   private writing = false;
   private scheduled = false;
   private idleWaiters: (() => void)[] = [];
+  private lost = false;
 
   constructor(
     private readonly execution: RunExecutionRepository,
@@ -21,9 +23,10 @@ export class EventWriter {
     private readonly logger: Logger,
   ) {}
 
-  /** Queues an event, and the run's whole data when the event changed it. */
-  push(event: NewRunEvent, data?: Record<string, unknown>): void {
-    this.pending.push(event);
+  /** Queues events, and the run's whole data when they changed it. */
+  push(events: NewRunEvent[], data?: Record<string, unknown>): void {
+    if (this.lost) return;
+    this.pending.push(...events);
     if (data !== undefined) this.data = data;
     if (!this.scheduled) {
       this.scheduled = true;
@@ -43,7 +46,9 @@ export class EventWriter {
 
   private write(): void {
     if (this.writing) return;
-    if (this.pending.length === 0 && this.data === undefined) {
+    if (this.lost || (this.pending.length === 0 && this.data === undefined)) {
+      this.pending = [];
+      if (this.lost) this.data = undefined;
       for (const resolve of this.idleWaiters.splice(0)) resolve();
       return;
     }
@@ -53,6 +58,14 @@ export class EventWriter {
     this.writing = true;
     this.execution
       .record(this.holder, events, data)
+      .then((held) => {
+        if (held) return;
+        this.lost = true;
+        this.logger.warn(
+          { runId: this.holder.runId },
+          "run no longer held; its events are dropped",
+        );
+      })
       .catch((error: unknown) => {
         this.logger.error({ err: error, runId: this.holder.runId }, "could not write run events");
       })

@@ -1,16 +1,13 @@
 import {
   type ChromiumEnv,
-  createRunBrowser,
   DEFAULT_SKILL_TIMEOUT_MS,
   type EngineEvent,
-  type ExecutionResult,
-  executeSkill,
-  findChromium,
-  messageOf,
-  type RunBrowser,
+  type EngineLimits,
+  type RunHostResult,
   type SkillDefinition,
   type StepError,
   type StepRef,
+  setLongTimeout,
 } from "@skillrun/engine";
 import type { Logger } from "pino";
 import type { NewRunEvent } from "../db/repositories/run-events.js";
@@ -22,7 +19,10 @@ import type {
 import type { Clock } from "../domain/clock.js";
 import type { VideoStore } from "../videos/video-store.js";
 import { toRunEvent } from "./engine-events.js";
+import { EventBudget, type EventLimits } from "./event-limits.js";
 import { EventWriter } from "./event-writer.js";
+import { killRunProcesses } from "./kill-run-processes.js";
+import type { HostOutcome, RunHosts } from "./run-hosts.js";
 import { RunStop } from "./run-stop.js";
 
 export interface ExecuteRunDeps {
@@ -35,11 +35,20 @@ export interface ExecuteRunDeps {
   videos: VideoStore;
   /** Where Chromium is looked for (see findChromium). */
   chromium: ChromiumEnv;
+  /** The processes the engine's work runs in. */
+  hosts: RunHosts;
+  /** What a run may produce (data, response bodies), enforced by the engine. */
+  limits: EngineLimits;
+  /** How much of a run's step log is kept. */
+  eventLimits: EventLimits;
+  /** The heap a run's process may use, in MB: named in the error of a run that outgrew it. */
+  memoryMb: number;
 }
 
 /**
- * Executes one claimed run to its end: the skill's time limit, the step log, and the ending
- * written as the state machine allows. `control` is the worker's handle to stop it (cancel,
+ * Executes one claimed run to its end: the engine works in a process of `deps.hosts` while this
+ * thread keeps the time limit, writes the step log as the engine reports it, and writes the
+ * ending as the state machine allows. `control` is the worker's handle to stop it (cancel,
  * shutdown, lost claim); the time limit aborts it too. Never rejects for a run's own failure.
  */
 export async function executeRun(
@@ -59,103 +68,126 @@ export async function executeRun(
   }
 
   const writer = new EventWriter(execution, holder, log);
+  const budget = new EventBudget(deps.eventLimits);
   let data: Record<string, unknown> = {};
+  // The step under way, for the error of a run whose process had to be ended.
+  let step: StepRef | undefined;
   const onEvent = (event: EngineEvent) => {
+    if (event.type === "step_started") step = event.step;
     const entry = toRunEvent(run.id, event, run.attempt);
     if (entry === null) return;
     if (event.type === "data_updated") {
       data = { ...data, ...event.changes };
-      writer.push(entry, data);
+      writer.push(budget.admit(entry), data);
     } else {
-      writer.push(entry);
+      writer.push(budget.admit(entry));
     }
   };
+  const onProblem = (message: string) =>
+    writer.push(
+      budget.admit({ runId: run.id, at: clock.now(), type: "log", level: "warn", message }),
+    );
 
   const started = now();
-  const timer = setTimeout(() => control.abort(new RunStop("timeout")), definition.timeoutMs);
-  const browser = await runBrowser(deps, run.id, (message) =>
-    writer.push({ runId: run.id, at: clock.now(), type: "log", level: "warn", message }),
+  // Chained, so a time limit past setTimeout's 24.8 days (imported before the 24 h maximum)
+  // still waits instead of firing at once.
+  const cancelTimer = setLongTimeout(
+    () => control.abort(new RunStop("timeout")),
+    definition.timeoutMs,
   );
-  let result: ExecutionResult;
-  try {
-    result = await executeSkill({
+  const hosted = deps.hosts.execute(
+    {
       definition,
       inputs: run.inputs,
       run: { id: run.id, skill_id: run.skillId, owner: run.owner, attempt: run.attempt },
-      signal: control.signal,
-      onEvent,
-      now,
-      browser: browser.access,
-    });
-  } catch (error) {
-    // The engine reports a step's failure as a result; a throw is a fault of the engine itself.
-    log.error({ err: error }, "the engine failed");
-    result = {
-      outcome: "failed",
-      data,
-      error: { step: null, message: `internal error: ${messageOf(error)}` },
-    };
-  } finally {
-    clearTimeout(timer);
-  }
+      limits: deps.limits,
+      clockOffsetMs: now() - Date.now(),
+      browser: {
+        chromium: deps.chromium,
+        videoPath: await deps.videos.pathForWriting(run.id),
+        screenshotDir: deps.videos.screenshotDirOf(run.id),
+        tag: run.id,
+      },
+    },
+    { onEvent, onProblem },
+    control.signal,
+  );
+  const outcome = await hosted.outcome;
+  cancelTimer();
   // Closed before the ending is written, so a run that has ended has its video in place.
-  const { video } = await browser.close();
+  const { video, abandoned } = await hosted.closed;
+  if (abandoned) {
+    const killed = killRunProcesses(run.id);
+    if (killed > 0) log.warn({ killed }, "killed the browser of a run whose process was lost");
+  }
   if (video !== null) {
     const { width, height, frames, durationMs: duration_ms } = video;
-    writer.push({
-      runId: run.id,
-      at: clock.now(),
-      type: "video_recorded",
-      message: `video of ${(duration_ms / 1000).toFixed(1)} s at ${width}×${height}`,
-      data: { width, height, frames, duration_ms },
-    });
+    writer.push(
+      budget.admit({
+        runId: run.id,
+        at: clock.now(),
+        type: "video_recorded",
+        message: `video of ${(duration_ms / 1000).toFixed(1)} s at ${width}×${height}`,
+        data: { width, height, frames, duration_ms },
+      }),
+    );
   }
   await writer.flushed();
   const durationMs = now() - started;
+  const ending = endingOf(outcome, data, step, deps.memoryMb);
   const at = clock.now();
 
-  switch (result.outcome) {
+  switch (ending.outcome) {
     case "finished": {
       const event: NewRunEvent = { runId: run.id, at, type: "run_finished", durationMs };
-      await end(deps, holder, "finish", result.data, event);
+      await end(deps, holder, "finish", ending.data, trimmed(deps, event));
       return;
     }
     case "failed":
-      await fail(deps, holder, result.data, result.error, started, result.step);
+      if (outcome.type === "crashed") log.error({ reason: outcome.message }, "a run process died");
+      await fail(deps, holder, ending.data, ending.error, started, ending.step);
       return;
     case "aborted":
-      await stopped(deps, holder, result, definition, durationMs);
+      await stopped(deps, holder, ending, definition, durationMs);
       return;
   }
 }
 
-/**
- * The run's browser: Chromium starts only if a browser step runs; the session is recorded into the
- * video store and screenshots are kept beside the video.
- */
-async function runBrowser(
-  deps: ExecuteRunDeps,
-  runId: string,
-  onProblem: (message: string) => void,
-): Promise<RunBrowser> {
-  return createRunBrowser({
-    executablePath: () => findChromium(deps.chromium),
-    video: { path: await deps.videos.pathForWriting(runId) },
-    screenshotDir: deps.videos.screenshotDirOf(runId),
-    tag: runId,
-    onProblem,
+/** How the run ends, from what its process reported (or how the process was ended). */
+function endingOf(
+  outcome: HostOutcome,
+  data: Record<string, unknown>,
+  step: StepRef | undefined,
+  memoryMb: number,
+): RunHostResult {
+  const where = step === undefined ? {} : { step };
+  const failed = (message: string): RunHostResult => ({
+    outcome: "failed",
+    data,
+    error: { step: step?.label ?? null, message },
+    ...where,
   });
+  switch (outcome.type) {
+    case "result":
+      return outcome.result;
+    case "killed":
+      return { outcome: "aborted", data, reason: outcome.reason, ...where };
+    case "out_of_memory":
+      return failed(`the run exceeded its memory limit of ${memoryMb} MB`);
+    case "crashed":
+      return failed(`internal error: ${outcome.message}`);
+  }
 }
 
-/** Ends the run after the engine was aborted, as the reason of the abort says. */
+/** Ends the run after the engine was stopped, as the reason of the stop says. */
 async function stopped(
   deps: ExecuteRunDeps,
   holder: Holder,
-  result: Extract<ExecutionResult, { outcome: "aborted" }>,
+  result: Extract<RunHostResult, { outcome: "aborted" }>,
   definition: SkillDefinition,
   durationMs: number,
 ): Promise<void> {
-  const kind = result.reason instanceof RunStop ? result.reason.kind : "lost";
+  const kind = result.reason ?? "lost";
   const at = deps.clock.now();
   const base = {
     runId: holder.runId,
@@ -175,7 +207,7 @@ async function stopped(
     case "cancel": {
       // The cancel itself already moved the run to `cancel`; the log says where it stopped.
       const message = "stopped: the run was cancelled";
-      await deps.execution.record(holder, [{ ...base, type: "run_cancelled", message }]);
+      await deps.execution.recordCancelled(holder, { ...base, type: "run_cancelled", message });
       return;
     }
     case "shutdown": {
@@ -207,7 +239,12 @@ async function fail(
     message: error.step === null ? error.message : `${error.step}: ${error.message}`,
     data: { error },
   };
-  await end(deps, holder, "reset", { ...data, error }, event);
+  await end(deps, holder, "reset", { ...data, error }, trimmed(deps, event));
+}
+
+/** The ending event cut to the step log's sizes (a step's failure may quote a long response). */
+function trimmed(deps: ExecuteRunDeps, event: NewRunEvent): NewRunEvent {
+  return new EventBudget(deps.eventLimits).trim(event);
 }
 
 async function end(

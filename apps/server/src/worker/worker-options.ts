@@ -13,5 +13,16 @@ export function workerOptionsOf(config: Config, flavour: Flavour): WorkerOptions
     concurrency: config.WORKER_CONCURRENCY,
     leaseMs: config.WORKER_LEASE_SECONDS * 1000,
     pollMs: config.WORKER_POLL_MS ?? POLL_MS[flavour],
+    memoryMb: config.RUN_MEMORY_MB,
+    stopGraceMs: config.RUN_STOP_GRACE_MS,
+    limits: {
+      dataBytes: config.RUN_DATA_MAX_BYTES,
+      httpResponseBytes: config.RUN_HTTP_RESPONSE_MAX_BYTES,
+    },
+    eventLimits: {
+      maxEvents: config.RUN_MAX_EVENTS,
+      messageBytes: config.RUN_EVENT_MESSAGE_MAX_BYTES,
+      dataValueBytes: config.RUN_EVENT_DATA_VALUE_MAX_BYTES,
+    },
   };
 }

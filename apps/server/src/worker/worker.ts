@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { ChromiumEnv } from "@skillrun/engine";
+import { type ChromiumEnv, DEFAULT_ENGINE_LIMITS, type EngineLimits } from "@skillrun/engine";
 import type { Logger } from "pino";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
 import type { VideoStore } from "../videos/video-store.js";
+import { DEFAULT_EVENT_LIMITS, type EventLimits } from "./event-limits.js";
 import { executeRun } from "./execute-run.js";
+import { RunHosts } from "./run-hosts.js";
 import type { RunSignals } from "./run-signals.js";
 import { RunStop } from "./run-stop.js";
 
@@ -18,6 +20,14 @@ export interface WorkerOptions {
   pollMs: number;
   /** Claims a run may have: a run whose worker is lost this many times ends in `reset`. */
   maxAttempts: number;
+  /** The heap each run's process may use, in MB; a run past it ends in `reset`. */
+  memoryMb: number;
+  /** How long a run told to stop may take before its process is killed. */
+  stopGraceMs: number;
+  /** What a run may produce (data, response bodies). */
+  limits: EngineLimits;
+  /** How much of a run's step log is kept. */
+  eventLimits: EventLimits;
 }
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
@@ -25,7 +35,15 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   leaseMs: 30_000,
   pollMs: 250,
   maxAttempts: 2,
+  memoryMb: 256,
+  stopGraceMs: 500,
+  limits: DEFAULT_ENGINE_LIMITS,
+  eventLimits: DEFAULT_EVENT_LIMITS,
 };
+
+// How long closing a run's browser may take (the video is finished meanwhile) before its
+// processes are killed.
+const BROWSER_CLOSE_MS = 30_000;
 
 // How often a worker checks whether its runs were cancelled elsewhere: well within the one
 // second a cancel may take to stop a running run.
@@ -50,6 +68,7 @@ export class Worker {
   private fillAgain = false;
   private stopping = false;
   private watching = false;
+  private readonly hosts: RunHosts;
 
   constructor(
     private readonly deps: {
@@ -64,7 +83,17 @@ export class Worker {
       chromium: ChromiumEnv;
     },
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
-  ) {}
+  ) {
+    const { memoryMb, stopGraceMs } = options;
+    // Run processes get PATH (to find ffmpeg and Chromium) and nothing else of the server's
+    // environment: no database address, no secrets.
+    const env: Record<string, string> =
+      deps.chromium.PATH === undefined ? {} : { PATH: deps.chromium.PATH };
+    this.hosts = new RunHosts(
+      { memoryMb, stopGraceMs, closeMs: BROWSER_CLOSE_MS, env },
+      deps.logger,
+    );
+  }
 
   /** How many runs this worker is executing now. */
   get busy(): number {
@@ -99,6 +128,7 @@ export class Worker {
     await this.filling;
     for (const run of this.active.values()) run.control.abort(new RunStop("shutdown"));
     await Promise.all([...this.active.values()].map((run) => run.done));
+    await this.hosts.close();
     this.deps.logger.info({ worker: this.id }, "worker stopped");
   }
 
@@ -131,8 +161,20 @@ export class Worker {
       if (run === null) return;
       const control = new AbortController();
       const { execution, logger, clock, videos, chromium } = this.deps;
+      const { limits, eventLimits, memoryMb } = this.options;
       const done = executeRun(
-        { execution, logger, clock, videos, chromium, workerId: this.id },
+        {
+          execution,
+          logger,
+          clock,
+          videos,
+          chromium,
+          workerId: this.id,
+          hosts: this.hosts,
+          limits,
+          eventLimits,
+          memoryMb,
+        },
         run,
         control,
       )

@@ -1,0 +1,213 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import {
+  type EngineEvent,
+  type FromRunHost,
+  type RecordedVideo,
+  RUN_HOST_ENTRY,
+  type RunHostResult,
+  type RunJob,
+  type StopKind,
+  type ToRunHost,
+} from "@skillrun/engine";
+import type { Logger } from "pino";
+import { RunStop } from "./run-stop.js";
+
+export interface RunHostsOptions {
+  /** The heap (V8 old generation) a run's process may use, in MB; past it the process dies. */
+  memoryMb: number;
+  /** How long a run told to stop may take before its process is killed. */
+  stopGraceMs: number;
+  /** How long closing a run's browser (and finishing its video) may take. */
+  closeMs: number;
+  /** The environment of the run processes: PATH, to find ffmpeg; nothing of the server's. */
+  env: Record<string, string>;
+}
+
+/** How the engine's work on a run ended, as far as the process that did it tells. */
+export type HostOutcome =
+  | { type: "result"; result: RunHostResult }
+  /** Told to stop, the run did not within the grace (a regex that never yields): killed. */
+  | { type: "killed"; reason: StopKind }
+  /** The process ran out of its heap (RUN_MEMORY_MB) and died. */
+  | { type: "out_of_memory" }
+  /** The process died of something else. */
+  | { type: "crashed"; message: string };
+
+/** A run under way in a run process. */
+export interface HostedRun {
+  /** Settles as soon as the engine is done with the run, or its process died or was killed. */
+  outcome: Promise<HostOutcome>;
+  /**
+   * Settles once the run's browser is closed: its video, and whether the process was lost
+   * instead (then the browser's processes may still be running: the caller kills them).
+   */
+  closed: Promise<{ video: RecordedVideo | null; abandoned: boolean }>;
+}
+
+export interface HostedRunHandlers {
+  onEvent(event: EngineEvent): void;
+  onProblem(message: string): void;
+}
+
+// What V8 prints when a heap limit is reached; the process then aborts.
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
+const STDERR_KEPT = 4096;
+
+interface Host {
+  child: ChildProcess;
+  /** The end of what the process wrote to stderr, to tell why it died. */
+  stderr: string;
+  exited: Promise<void>;
+}
+
+/**
+ * The processes runs execute in: one per run slot, started on demand, kept and reused from run
+ * to run, each with its heap capped (`--max-old-space-size`). A process that was killed or died
+ * is dropped and a fresh one takes its slot on the next run, so whatever a run does (a regex
+ * that never yields, an allocation past any limit) the server and its HTTP thread go on.
+ */
+export class RunHosts {
+  private readonly idle: Host[] = [];
+  private readonly hosts = new Set<Host>();
+  private closing = false;
+
+  constructor(
+    private readonly options: RunHostsOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts `job` in an idle process (or a new one); `signal` stops it, its reason a RunStop. */
+  execute(job: RunJob, handlers: HostedRunHandlers, signal: AbortSignal): HostedRun {
+    const host = this.idle.pop() ?? this.spawn();
+    const { child } = host;
+    child.ref();
+    child.channel?.ref();
+    let reportOutcome!: (outcome: HostOutcome) => void;
+    let reportClosed!: (closed: { video: RecordedVideo | null; abandoned: boolean }) => void;
+    const outcome = new Promise<HostOutcome>((resolve) => {
+      reportOutcome = resolve;
+    });
+    const closed = new Promise<{ video: RecordedVideo | null; abandoned: boolean }>((resolve) => {
+      reportClosed = resolve;
+    });
+    let engineDone = false;
+    let timer: NodeJS.Timeout | undefined;
+
+    const finish = (reusable: boolean) => {
+      clearTimeout(timer);
+      child.off("message", onMessage);
+      child.off("exit", onExit);
+      signal.removeEventListener("abort", onAbort);
+      if (reusable && !this.closing && child.connected) {
+        child.unref();
+        child.channel?.unref();
+        this.idle.push(host);
+      } else {
+        void this.discard(host);
+      }
+    };
+    const abandon = (ending: HostOutcome) => {
+      reportOutcome(ending);
+      reportClosed({ video: null, abandoned: true });
+      finish(false);
+    };
+    const onMessage = (message: FromRunHost) => {
+      switch (message.type) {
+        case "event":
+          handlers.onEvent(message.event);
+          return;
+        case "problem":
+          handlers.onProblem(message.message);
+          return;
+        case "result":
+          engineDone = true;
+          clearTimeout(timer);
+          reportOutcome({ type: "result", result: message.result });
+          timer = setTimeout(() => {
+            handlers.onProblem(
+              `the browser did not close within ${this.options.closeMs / 1000} s; its processes were killed`,
+            );
+            abandon({ type: "crashed", message: "the browser did not close" });
+          }, this.options.closeMs);
+          return;
+        case "closed":
+          reportClosed({ video: message.video, abandoned: false });
+          finish(true);
+          return;
+      }
+    };
+    const onExit = (code: number | null, signalName: NodeJS.Signals | null) => {
+      if (OUT_OF_MEMORY.test(host.stderr)) {
+        abandon({ type: "out_of_memory" });
+        return;
+      }
+      const how = signalName === null ? `exit code ${code}` : `signal ${signalName}`;
+      const said = host.stderr.trim().split("\n").slice(-1)[0] ?? "";
+      abandon({
+        type: "crashed",
+        message: `the run's process ended (${how})${said && `: ${said}`}`,
+      });
+    };
+    const onAbort = () => {
+      const reason: StopKind = signal.reason instanceof RunStop ? signal.reason.kind : "lost";
+      send(host, { type: "stop", reason });
+      if (engineDone) return;
+      // A run that does not yield (a catastrophic regex, a tight loop) never reads the message.
+      timer = setTimeout(() => abandon({ type: "killed", reason }), this.options.stopGraceMs);
+    };
+    child.on("message", onMessage);
+    child.on("exit", onExit);
+    send(host, { type: "start", job });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    return { outcome, closed };
+  }
+
+  /** Kills every run process; runs under way should have been stopped first. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.hosts].map((host) => this.discard(host)));
+  }
+
+  private spawn(): Host {
+    const child = fork(fileURLToPath(RUN_HOST_ENTRY), [], {
+      execArgv: [`--max-old-space-size=${this.options.memoryMb}`],
+      env: this.options.env,
+      // Structured clone, as between threads: data keeps its types (no JSON round trip).
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    const host: Host = {
+      child,
+      stderr: "",
+      exited: new Promise((resolve) => child.once("exit", () => resolve())),
+    };
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      host.stderr = (host.stderr + chunk).slice(-STDERR_KEPT);
+    });
+    child.on("error", (error) => this.logger.warn({ err: error }, "a run process failed"));
+    this.hosts.add(host);
+    void host.exited.then(() => {
+      this.hosts.delete(host);
+      const index = this.idle.indexOf(host);
+      if (index >= 0) this.idle.splice(index, 1);
+    });
+    return host;
+  }
+
+  private async discard(host: Host): Promise<void> {
+    const index = this.idle.indexOf(host);
+    if (index >= 0) this.idle.splice(index, 1);
+    if (host.child.exitCode === null && host.child.signalCode === null) {
+      host.child.kill("SIGKILL");
+    }
+    await host.exited;
+  }
+}
+
+function send(host: Host, message: ToRunHost): void {
+  // A process that just died cannot be told; its exit is reported on its own.
+  if (host.child.connected) host.child.send(message, () => undefined);
+}
