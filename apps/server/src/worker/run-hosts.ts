@@ -14,6 +14,8 @@ import type { Logger } from "pino";
 import { RunStop } from "./run-stop.js";
 
 export interface RunHostsOptions {
+  /** How many processes are kept: one per run slot (the worker's concurrency). */
+  size: number;
   /** The heap (V8 old generation) a run's process may use, in MB; past it the process dies. */
   memoryMb: number;
   /** How long a run told to stop may take before its process is killed. */
@@ -53,6 +55,7 @@ export interface HostedRunHandlers {
 // What V8 prints when a heap limit is reached; the process then aborts.
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
 const STDERR_KEPT = 4096;
+const RESPAWN_DELAY_MS = 1000;
 
 interface Host {
   child: ChildProcess;
@@ -62,10 +65,11 @@ interface Host {
 }
 
 /**
- * The processes runs execute in: one per run slot, started on demand, kept and reused from run
- * to run, each with its heap capped (`--max-old-space-size`). A process that was killed or died
- * is dropped and a fresh one takes its slot on the next run, so whatever a run does (a regex
- * that never yields, an allocation past any limit) the server and its HTTP thread go on.
+ * The processes runs execute in: one per run slot, started ahead (a process takes a second or
+ * more to load the engine, which would eat into a run's time limit), reused from run to run, each
+ * with its heap capped (`--max-old-space-size`). A process that was killed or died is replaced at
+ * once, so whatever a run does (a regex that never yields, an allocation past any limit) the
+ * server and its HTTP thread go on.
  */
 export class RunHosts {
   private readonly idle: Host[] = [];
@@ -164,10 +168,25 @@ export class RunHosts {
     return { outcome, closed };
   }
 
+  /** Starts the processes of every slot, ready for runs. */
+  start(): void {
+    this.refill();
+  }
+
   /** Kills every run process; runs under way should have been stopped first. */
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all([...this.hosts].map((host) => this.discard(host)));
+  }
+
+  /** Starts idle processes until every slot has one. */
+  private refill(): void {
+    while (!this.closing && this.hosts.size < this.options.size) {
+      const host = this.spawn();
+      host.child.unref();
+      host.child.channel?.unref();
+      this.idle.push(host);
+    }
   }
 
   private spawn(): Host {
@@ -193,6 +212,8 @@ export class RunHosts {
       this.hosts.delete(host);
       const index = this.idle.indexOf(host);
       if (index >= 0) this.idle.splice(index, 1);
+      // Not at once: a process that cannot start would otherwise be restarted in a tight loop.
+      setTimeout(() => this.refill(), RESPAWN_DELAY_MS).unref();
     });
     return host;
   }
@@ -204,6 +225,7 @@ export class RunHosts {
       host.child.kill("SIGKILL");
     }
     await host.exited;
+    this.refill();
   }
 }
 

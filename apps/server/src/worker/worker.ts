@@ -90,7 +90,7 @@ export class Worker {
     const env: Record<string, string> =
       deps.chromium.PATH === undefined ? {} : { PATH: deps.chromium.PATH };
     this.hosts = new RunHosts(
-      { memoryMb, stopGraceMs, closeMs: BROWSER_CLOSE_MS, env },
+      { size: options.concurrency, memoryMb, stopGraceMs, closeMs: BROWSER_CLOSE_MS, env },
       deps.logger,
     );
   }
@@ -103,6 +103,7 @@ export class Worker {
   start(): void {
     const { pollMs, leaseMs } = this.options;
     this.deps.logger.info({ worker: this.id, ...this.options }, "worker started");
+    this.hosts.start();
     this.every(pollMs, () => this.fill());
     this.every(WATCH_MS, () => this.watch());
     this.every(leaseMs / 3, () => this.renew());

@@ -49,6 +49,14 @@ const routes: Record<string, (request: IncomingMessage, response: ServerResponse
     if (flakyCalls < 3) send(response, 503, "text/plain", "busy");
     else send(response, 200, "application/json", `{"calls":${flakyCalls}}`);
   },
+  // 3,000 bytes, announced by Content-Length.
+  "/big": (_request, response) => send(response, 200, "text/plain", "x".repeat(3000)),
+  // 3,000 bytes in chunks, with no Content-Length to go by.
+  "/big-chunked": (_request, response) => {
+    response.writeHead(200, { "content-type": "text/plain" });
+    for (let i = 0; i < 3; i++) response.write("y".repeat(1000));
+    response.end();
+  },
   // Never answers; closed with the server.
   "/slow": () => {},
 };
@@ -254,5 +262,26 @@ describe("the http step", () => {
       "step_started",
       "run_aborted",
     ]);
+  });
+});
+
+describe("the http step's body limit", () => {
+  it.each(["/big", "/big-chunked"])(
+    "stops reading %s past max_bytes and fails the step saying so",
+    async (path) => {
+      const { result } = await run(`  - http: { url: "{{ inputs.base }}${path}", max_bytes: 1000 }\n`);
+      expect(failure(result)).toMatch(
+        new RegExp(
+          `^GET ${base}${path}: the response body is (2.9 KB|more than 1000 bytes), over the limit of 1000 bytes \\(1000 bytes\\); set max_bytes on the step to read more$`,
+        ),
+      );
+    },
+  );
+
+  it("reads a body within max_bytes whole", async () => {
+    const { result } = await run(
+      `  - id: get\n    http: { url: "{{ inputs.base }}/big-chunked", max_bytes: 3000 }\n  - set: { n: "{{ $length(steps.get.body) }}" }\n`,
+    );
+    expect(result).toMatchObject({ outcome: "finished", data: { n: 3000 } });
   });
 });
