@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from "node:child_process";
+import { setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import {
   type EngineEvent,
@@ -56,6 +57,8 @@ export interface HostedRunHandlers {
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
 const STDERR_KEPT = 4096;
 const RESPAWN_DELAY_MS = 1000;
+// A nice value: 10 is what `nice` gives by default.
+const RUN_PRIORITY = 10;
 
 interface Host {
   child: ChildProcess;
@@ -197,6 +200,13 @@ export class RunHosts {
       serialization: "advanced",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
+    // Below the server's priority: runs that burn CPU (a regex, a loop) yield it to the HTTP
+    // thread first, so requests keep being answered on a machine whose cores the runs fill.
+    try {
+      if (child.pid !== undefined) setPriority(child.pid, RUN_PRIORITY);
+    } catch {
+      // Not permitted here (some containers): the runs compete at the server's priority.
+    }
     const host: Host = {
       child,
       stderr: "",
