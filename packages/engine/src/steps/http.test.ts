@@ -269,7 +269,9 @@ describe("the http step's body limit", () => {
   it.each(["/big", "/big-chunked"])(
     "stops reading %s past max_bytes and fails the step saying so",
     async (path) => {
-      const { result } = await run(`  - http: { url: "{{ inputs.base }}${path}", max_bytes: 1000 }\n`);
+      const { result } = await run(
+        `  - http: { url: "{{ inputs.base }}${path}", max_bytes: 1000 }\n`,
+      );
       expect(failure(result)).toMatch(
         new RegExp(
           `^GET ${base}${path}: the response body is (2.9 KB|more than 1000 bytes), over the limit of 1000 bytes \\(1000 bytes\\); set max_bytes on the step to read more$`,
