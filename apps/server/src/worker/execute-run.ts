@@ -22,7 +22,7 @@ import { toRunEvent } from "./engine-events.js";
 import { EventBudget, type EventLimits } from "./event-limits.js";
 import { EventWriter } from "./event-writer.js";
 import { killRunProcesses } from "./kill-run-processes.js";
-import type { HostOutcome, RunHosts } from "./run-hosts.js";
+import type { HostOutcome, ReservedHost, RunHosts } from "./run-hosts.js";
 import { RunStop } from "./run-stop.js";
 
 export interface ExecuteRunDeps {
@@ -54,6 +54,7 @@ export interface ExecuteRunDeps {
 export async function executeRun(
   deps: ExecuteRunDeps,
   run: ClaimedRun,
+  host: ReservedHost,
   control: AbortController,
 ): Promise<void> {
   const { execution, logger, clock } = deps;
@@ -63,6 +64,7 @@ export async function executeRun(
   const definition = storedDefinition(run.definition);
   if (definition === null) {
     const message = `skill ${run.skillId} has no usable stored definition; import it again`;
+    deps.hosts.unreserve(host);
     await fail(deps, holder, {}, { step: null, message }, now());
     return;
   }
@@ -88,6 +90,7 @@ export async function executeRun(
       budget.admit({ runId: run.id, at: clock.now(), type: "log", level: "warn", message }),
     );
 
+  const videoPath = await deps.videos.pathForWriting(run.id);
   const started = now();
   // Chained, so a time limit past setTimeout's 24.8 days (imported before the 24 h maximum)
   // still waits instead of firing at once.
@@ -96,6 +99,7 @@ export async function executeRun(
     definition.timeoutMs,
   );
   const hosted = deps.hosts.execute(
+    host,
     {
       definition,
       inputs: run.inputs,
@@ -104,7 +108,7 @@ export async function executeRun(
       clockOffsetMs: now() - Date.now(),
       browser: {
         chromium: deps.chromium,
-        videoPath: await deps.videos.pathForWriting(run.id),
+        videoPath,
         screenshotDir: deps.videos.screenshotDirOf(run.id),
         tag: run.id,
       },

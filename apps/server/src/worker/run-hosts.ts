@@ -25,6 +25,8 @@ export interface RunHostsOptions {
   closeMs: number;
   /** The environment of the run processes: PATH, to find ffmpeg; nothing of the server's. */
   env: Record<string, string>;
+  /** Called whenever a process becomes free for a run (loaded, or done with its last run). */
+  onAvailable?: () => void;
 }
 
 /** How the engine's work on a run ended, as far as the process that did it tells. */
@@ -60,8 +62,15 @@ const RESPAWN_DELAY_MS = 1000;
 // A nice value: 10 is what `nice` gives by default.
 const RUN_PRIORITY = 10;
 
-interface Host {
+/** A process taken for one run (see `RunHosts.reserve`). */
+export interface ReservedHost {
+  readonly reserved: true;
+}
+
+interface Host extends ReservedHost {
   child: ChildProcess;
+  /** The process has loaded the engine and listens (its `ready` message came). */
+  ready: boolean;
   /** The end of what the process wrote to stderr, to tell why it died. */
   stderr: string;
   exited: Promise<void>;
@@ -84,9 +93,30 @@ export class RunHosts {
     private readonly logger: Logger,
   ) {}
 
-  /** Starts `job` in an idle process (or a new one); `signal` stops it, its reason a RunStop. */
-  execute(job: RunJob, handlers: HostedRunHandlers, signal: AbortSignal): HostedRun {
-    const host = this.idle.pop() ?? this.spawn();
+  /**
+   * Takes a free, loaded process for a run about to be claimed; undefined when there is none (a
+   * worker claims a run only with a process ready for it, so no run's time limit is spent
+   * waiting for one to load). Give it back with `unreserve` when no run was claimed after all.
+   */
+  reserve(): ReservedHost | undefined {
+    const index = this.idle.findIndex((host) => host.ready);
+    return index < 0 ? undefined : (this.idle.splice(index, 1)[0] as Host);
+  }
+
+  /** Returns a reserved process unused. */
+  unreserve(reserved: ReservedHost): void {
+    const host = reserved as Host;
+    if (this.hosts.has(host) && !this.closing) this.idle.push(host);
+  }
+
+  /** Starts `job` in the reserved process; `signal` stops it, its reason a RunStop. */
+  execute(
+    reserved: ReservedHost,
+    job: RunJob,
+    handlers: HostedRunHandlers,
+    signal: AbortSignal,
+  ): HostedRun {
+    const host = reserved as Host;
     const { child } = host;
     child.ref();
     child.channel?.ref();
@@ -110,6 +140,7 @@ export class RunHosts {
         child.unref();
         child.channel?.unref();
         this.idle.push(host);
+        this.options.onAvailable?.();
       } else {
         void this.discard(host);
       }
@@ -165,6 +196,11 @@ export class RunHosts {
     };
     child.on("message", onMessage);
     child.on("exit", onExit);
+    if (!this.hosts.has(host)) {
+      // It died between its reservation and now: its exit was reported before anyone listened.
+      onExit(child.exitCode, child.signalCode);
+      return { outcome, closed };
+    }
     send(host, { type: "start", job });
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
@@ -208,7 +244,9 @@ export class RunHosts {
       // Not permitted here (some containers): the runs compete at the server's priority.
     }
     const host: Host = {
+      reserved: true,
       child,
+      ready: false,
       stderr: "",
       exited: new Promise((resolve) => child.once("exit", () => resolve())),
     };
@@ -217,6 +255,13 @@ export class RunHosts {
       host.stderr = (host.stderr + chunk).slice(-STDERR_KEPT);
     });
     child.on("error", (error) => this.logger.warn({ err: error }, "a run process failed"));
+    const onReady = (message: FromRunHost) => {
+      if (message.type !== "ready") return;
+      child.off("message", onReady);
+      host.ready = true;
+      if (this.idle.includes(host)) this.options.onAvailable?.();
+    };
+    child.on("message", onReady);
     this.hosts.add(host);
     void host.exited.then(() => {
       this.hosts.delete(host);

@@ -90,7 +90,15 @@ export class Worker {
     const env: Record<string, string> =
       deps.chromium.PATH === undefined ? {} : { PATH: deps.chromium.PATH };
     this.hosts = new RunHosts(
-      { size: options.concurrency, memoryMb, stopGraceMs, closeMs: BROWSER_CLOSE_MS, env },
+      {
+        size: options.concurrency,
+        memoryMb,
+        stopGraceMs,
+        closeMs: BROWSER_CLOSE_MS,
+        env,
+        // A process loaded or freed is room for another run.
+        onAvailable: () => this.fill(),
+      },
       deps.logger,
     );
   }
@@ -158,8 +166,17 @@ export class Worker {
   private async claimWhileRoom(): Promise<void> {
     const { concurrency, leaseMs } = this.options;
     while (!this.stopping && this.active.size < concurrency) {
-      const run = await this.deps.execution.claim(this.id, leaseMs);
-      if (run === null) return;
+      // Only with a run process loaded and free: the run's time limit starts at its claim.
+      const host = this.hosts.reserve();
+      if (host === undefined) return;
+      const run = await this.deps.execution.claim(this.id, leaseMs).catch((error: unknown) => {
+        this.hosts.unreserve(host);
+        throw error;
+      });
+      if (run === null) {
+        this.hosts.unreserve(host);
+        return;
+      }
       const control = new AbortController();
       const { execution, logger, clock, videos, chromium } = this.deps;
       const { limits, eventLimits, memoryMb } = this.options;
@@ -177,6 +194,7 @@ export class Worker {
           memoryMb,
         },
         run,
+        host,
         control,
       )
         .catch((error: unknown) =>

@@ -39,11 +39,13 @@ export type RunHostResult =
     });
 
 /**
- * What a run host tells the server, in order: events and problems while the run goes, `result`
+ * What a run host tells the server, in order: `ready` once, then for each run events and problems while the run goes, `result`
  * as soon as the engine is done (the run's work is over: no more waiting for it), then `closed`
  * once its browser is closed and its video complete.
  */
 export type FromRunHost =
+  /** Loaded and listening: the host can take a run at once (sent once, first). */
+  | { type: "ready" }
   | { type: "event"; event: EngineEvent }
   | { type: "problem"; message: string }
   | { type: "result"; result: RunHostResult }

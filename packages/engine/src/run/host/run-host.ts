@@ -36,6 +36,9 @@ port.on("message", (message: ToRunHost) => {
   if (message.type === "stop") current?.abort(message.reason);
   else void execute(message.job);
 });
+// Loading the engine takes a while (a second or more on a busy machine); the server claims a run
+// for this host only once it says so, so no run's time limit is spent waiting for it.
+post({ type: "ready" });
 
 async function execute(job: RunJob): Promise<void> {
   const control = new AbortController();
