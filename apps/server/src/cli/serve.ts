@@ -24,7 +24,6 @@ export async function serve(options: { demo: boolean }): Promise<number> {
   const logger = pino({ level: config.LOG_LEVEL });
   const db = await openDatabase(config.DATABASE_URL);
   const repos = createRepositories(db);
-  const demoKey = options.demo ? await prepareDemo(repos, config.DATABASE_URL) : undefined;
 
   const videoSigningSecret =
     config.VIDEO_SIGNING_SECRET ??
@@ -70,6 +69,8 @@ export async function serve(options: { demo: boolean }): Promise<number> {
   // PORT=0 picks a free port: report the one actually bound.
   const { port } = server.address() as AddressInfo;
   const url = config.PUBLIC_URL ?? `http://${config.HOST}:${port}`;
+  // After listening: the demo skills' defaults point at the address actually bound.
+  const demoKey = options.demo ? await prepareDemo(repos, config.DATABASE_URL, url) : undefined;
   logger.info(
     { url, database: db.flavour, workerConcurrency: config.WORKER_CONCURRENCY },
     "skillrun listening",
