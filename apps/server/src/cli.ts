@@ -19,7 +19,7 @@ const USAGE = `Usage: skillrun <command>
   keys revoke <id>                   revoke an API key
   skills import <path> --owner <o>   import a skill file or a folder of them (upsert by id)
 
-Configuration comes from the environment (DATABASE_URL, HOST, PORT, ...): see the README.`;
+Configuration comes from the environment (DATABASE_URL, HOST, PORT, ...): see docs/operations.md.`;
 
 /** The `skillrun` command line: one sub-command per task, each in cli/. */
 async function main(argv: string[]): Promise<number> {
@@ -71,6 +71,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     console.error(`skillrun: ${messageOf(error)}`);
-    process.exitCode = 1;
+    // Exit at once: serve may already be listening (its demo is imported after that), and an
+    // open server would keep a failed command running.
+    process.exit(1);
   },
 );

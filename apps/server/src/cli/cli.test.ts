@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../test/support/http.js";
+import { RunClient } from "../../test/support/runs.js";
 import { paths } from "../paths.js";
 
 // The real `skillrun` command, run from source in its own process.
@@ -81,23 +83,11 @@ describe("skillrun CLI", () => {
   });
 
   it("serve --demo prints a working API key and the docs address, and stops on SIGTERM", async () => {
-    const server: ChildProcess = spawn(
-      process.execPath,
-      ["--import", "tsx", cli, "serve", "--demo"],
-      { env: { ...env, PORT: "0" }, cwd: serverDir, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const serving = await serveDemo();
     try {
-      let out = "";
-      server.stdout?.on("data", (chunk: Buffer) => {
-        out += chunk.toString();
-      });
-      await expect.poll(() => out, { timeout: 20_000 }).toMatch(/API key \(owner "demo"\): sk_/);
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1] as string;
-      const key = /API key \(owner "demo"\): (\S+)/.exec(out)?.[1] as string;
-      expect(out).toContain(`API reference:  ${url}/docs`);
-
-      const response = await fetch(`${url}/v1/skill/list`, {
-        headers: { authorization: `Bearer ${key}` },
+      expect(serving.out()).toContain(`API reference:  ${serving.url}/docs`);
+      const response = await fetch(`${serving.url}/v1/skill/list`, {
+        headers: { authorization: `Bearer ${serving.key}` },
       });
       expect(response.status).toBe(200);
       const skills = (await response.json()) as { id: string; owner: string }[];
@@ -106,9 +96,75 @@ describe("skillrun CLI", () => {
       // No VIDEO_SIGNING_SECRET: one was made beside the database, for this user only.
       expect(statSync(join(dir, "video-signing-secret")).mode & 0o777).toBe(0o600);
     } finally {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill("SIGTERM");
-      expect(await exited).toBe(0);
+      expect(await serving.stop()).toBe(0);
     }
   });
+
+  it("serve --demo on a port of its own: the demo shop skill, given no inputs, orders in that server's shop", async () => {
+    // PORT=0: whatever free port the system gives, not the 8080 the skill file names.
+    const serving = await serveDemo();
+    try {
+      const demo = new RunClient(serving.url, serving.key);
+      const skill = await call(serving.url, "GET", "/v1/skill/skill_demo_shop_order", {
+        key: serving.key,
+      });
+      const inputs = (skill.body as { inputs: { json_key: string; default?: unknown }[] }).inputs;
+      expect(inputs.find((input) => input.json_key === "shop_url")?.default).toBe(
+        `${serving.url}/demo/`,
+      );
+
+      const { id } = await demo.start("skill_demo_shop_order");
+      const run = await demo.ended(id, 60_000);
+      expect(run.state, JSON.stringify(run.data)).toBe("finish");
+      // The defaults: 3 seats of the pro plan, read off the receipt of the shop it opened.
+      expect(run.data).toMatchObject({
+        total: "87.00",
+        order_number: expect.stringMatching(/^SR-\d{6}$/),
+      });
+    } finally {
+      expect(await serving.stop()).toBe(0);
+    }
+  }, 90_000);
 });
+
+interface Serving {
+  url: string;
+  key: string;
+  out: () => string;
+  /** Sends SIGTERM; resolves to the exit code. */
+  stop: () => Promise<number | null>;
+}
+
+/** `skillrun serve --demo` on a free port, once it has printed its address and key. */
+async function serveDemo(): Promise<Serving> {
+  const server: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", cli, "serve", "--demo"],
+    {
+      env: { ...env, PORT: "0", VIDEO_DIR: join(dir, "videos") },
+      cwd: serverDir,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
+  const stop = () => {
+    server.kill("SIGTERM");
+    return exited;
+  };
+  let out = "";
+  server.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  try {
+    await expect.poll(() => out, { timeout: 20_000 }).toMatch(/API key \(owner "demo"\): sk_/);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    url: /listening on (http:\/\/\S+)/.exec(out)?.[1] as string,
+    key: /API key \(owner "demo"\): (\S+)/.exec(out)?.[1] as string,
+    out: () => out,
+    stop,
+  };
+}
