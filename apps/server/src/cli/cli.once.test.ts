@@ -2,84 +2,125 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { call } from "../../test/support/http.js";
 import { RunClient } from "../../test/support/runs.js";
 import { paths } from "../paths.js";
+import { builtCli } from "../test-support/built-cli.js";
+import { runCli } from "./main.js";
 
-// The real `skillrun` command, run from source in its own process.
-const serverDir = join(paths.root, "apps", "server");
-const cli = join(serverDir, "src", "cli.ts");
+// The one-off commands run in this process, through the command line's own entry (`runCli`, what
+// `dist/cli.js` calls with its arguments), with what they print captured; starting a process per
+// command would only test Node's start-up a dozen times. What needs a real process (the exit
+// code the shell sees, a server stopped by a signal) runs the built command.
 let dir: string;
 let env: NodeJS.ProcessEnv;
+const saved = { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: process.env.LOG_LEVEL };
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "skillrun-cli-"));
   env = { ...process.env, DATABASE_URL: `file:${join(dir, "skillrun.db")}`, LOG_LEVEL: "silent" };
   delete env.VIDEO_SIGNING_SECRET;
+  // The commands read their configuration from the environment, as in a shell.
+  process.env.DATABASE_URL = env.DATABASE_URL;
+  process.env.LOG_LEVEL = "silent";
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
 
-function skillrun(...args: string[]) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", cli, ...args], {
-    env,
-    // From the server's folder, where `--import tsx` resolves; the database is in `dir`.
-    cwd: serverDir,
-    encoding: "utf8",
+/** `skillrun ...args`: its exit code and what it wrote to stdout and stderr. */
+async function skillrun(...args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => {
+    stdout += `${parts.join(" ")}\n`;
   });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  const error = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
+    stderr += `${parts.join(" ")}\n`;
+  });
+  try {
+    return { code: await runCli(args), stdout, stderr };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
 }
 
 describe("skillrun CLI", () => {
-  it("migrate applies the migrations once, then reports the database up to date", () => {
-    const first = skillrun("migrate");
+  it("migrate applies the migrations once, then reports the database up to date", async () => {
+    const first = await skillrun("migrate");
     expect(first).toMatchObject({ code: 0 });
     expect(first.stdout).toMatch(/^Applied \d+ migration\(s\):\n {2}\d+_init/);
-    expect(skillrun("migrate").stdout.trim()).toBe("Database is up to date.");
+    expect((await skillrun("migrate")).stdout.trim()).toBe("Database is up to date.");
   });
 
-  it("keys create prints a key once; list shows only its prefix; revoke revokes it", () => {
-    const created = skillrun("keys", "create", "--owner", "alice");
+  it("keys create prints a key once; list shows only its prefix; revoke revokes it", async () => {
+    const created = await skillrun("keys", "create", "--owner", "alice");
     expect(created.code).toBe(0);
     const key = /^(sk_[A-Za-z0-9_-]{43})$/m.exec(created.stdout)?.[1];
     const id = /Created API key (key_\S+)/.exec(created.stdout)?.[1];
     expect(key).toBeDefined();
     expect(id).toBeDefined();
 
-    const listed = skillrun("keys", "list");
+    const listed = await skillrun("keys", "list");
     expect(listed.stdout).toContain(`${id}  alice  ${key?.slice(0, 10)}…`);
     expect(listed.stdout).not.toContain(key);
     expect(listed.stdout).toContain("active");
 
-    expect(skillrun("keys", "revoke", id as string)).toMatchObject({ code: 0 });
-    expect(skillrun("keys", "list").stdout).toMatch(new RegExp(`${id} .* revoked `));
-    const again = skillrun("keys", "revoke", id as string);
+    expect(await skillrun("keys", "revoke", id as string)).toMatchObject({ code: 0 });
+    expect((await skillrun("keys", "list")).stdout).toMatch(new RegExp(`${id} .* revoked `));
+    const again = await skillrun("keys", "revoke", id as string);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`no active API key with id "${id}"`);
   });
 
-  it("keys create without --owner is a usage error", () => {
-    const result = skillrun("keys", "create");
+  it("keys create without --owner is a usage error", async () => {
+    const result = await skillrun("keys", "create");
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("keys create needs --owner <owner>");
   });
 
-  it("skills import rejects an invalid file with file, line and reason, importing nothing", () => {
+  it("skills import rejects an invalid file with file, line and reason, importing nothing", async () => {
     const bad = join(dir, "bad.yaml");
     writeFileSync(bad, "id: skill_bad\nname: Bad\nsteps:\n  - wait: 2x\n");
-    const result = skillrun("skills", "import", bad, "--owner", "alice");
+    const result = await skillrun("skills", "import", bad, "--owner", "alice");
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("nothing was imported");
     expect(result.stderr).toMatch(new RegExp(`${bad}:4:\\d+: .*"2x" is not a duration`));
   });
 
-  it("skills import imports the example skills", () => {
-    const result = skillrun("skills", "import", paths.skills, "--owner", "alice");
+  it("skills import imports the example skills", async () => {
+    const result = await skillrun("skills", "import", paths.skills, "--owner", "alice");
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/created +skill_sum/);
-    expect(skillrun("skills", "import", paths.skills, "--owner", "alice").stdout).toMatch(
+    expect((await skillrun("skills", "import", paths.skills, "--owner", "alice")).stdout).toMatch(
       /unchanged +skill_sum/,
     );
+  });
+
+  it("reports a failure as skillrun: <message> with exit code 1", async () => {
+    process.env.DATABASE_URL = "mysql://nowhere/db";
+    try {
+      const result = await skillrun("keys", "list");
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^skillrun: DATABASE_URL must start with file:/);
+    } finally {
+      process.env.DATABASE_URL = env.DATABASE_URL;
+    }
+  });
+
+  it("the built command exits with the code the command returned", () => {
+    const usage = spawnSync(process.execPath, [builtCli(), "keys", "create"], {
+      env,
+      encoding: "utf8",
+    });
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain("keys create needs --owner <owner>");
   });
 
   it("serve --demo prints a working API key and the docs address, and stops on SIGTERM", async () => {
@@ -135,17 +176,12 @@ interface Serving {
   stop: () => Promise<number | null>;
 }
 
-/** `skillrun serve --demo` on a free port, once it has printed its address and key. */
+/** The built `skillrun serve --demo` on a free port, once it has printed its address and key. */
 async function serveDemo(): Promise<Serving> {
-  const server: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", cli, "serve", "--demo"],
-    {
-      env: { ...env, PORT: "0", VIDEO_DIR: join(dir, "videos") },
-      cwd: serverDir,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const server: ChildProcess = spawn(process.execPath, [builtCli(), "serve", "--demo"], {
+    env: { ...env, PORT: "0", VIDEO_DIR: join(dir, "videos") },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
   const stop = () => {
     server.kill("SIGTERM");
