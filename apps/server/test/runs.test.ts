@@ -16,12 +16,14 @@ import { spec, specText } from "./support/spec.js";
 
 let server: TestServer;
 let alice: string;
+/** How far the server's clock runs ahead of the system's; a test moves it to make time pass. */
+let clockAheadMs = 0;
 
 const PRICE = "skill_price_check";
 const NOTIFY = "skill_notify";
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ clock: { now: () => new Date(Date.now() + clockAheadMs) } });
   alice = await server.keyFor("alice");
   await server.importSkills("alice", [
     skillRecord(PRICE, "Price check", [
@@ -317,9 +319,15 @@ describe("cancelling a run", () => {
     const run = await startRun(PRICE);
     await post(`/v1/run/${run.id}/cancel`);
     const first = (await get(`/v1/run/${run.id}`)).body as RunSession;
-    await new Promise((resolve) => setTimeout(resolve, 5));
 
-    const again = await post(`/v1/run/${run.id}/cancel`);
+    // A minute later, by the server's clock: a second write of end_time would show.
+    clockAheadMs = 60_000;
+    let again: Reply;
+    try {
+      again = await post(`/v1/run/${run.id}/cancel`);
+    } finally {
+      clockAheadMs = 0;
+    }
     expect(again.status).toBe(200);
     expect(again.body).toBe("cancel");
     const second = (await get(`/v1/run/${run.id}`)).body as RunSession;

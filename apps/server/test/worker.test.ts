@@ -192,8 +192,11 @@ describe("cancel", () => {
       expect(await client.cancel(queued.id)).toBe("cancel");
       expect(await client.cancel(first.id)).toBe("cancel");
       await client.waitFor(first.id, () => busy.worker?.busy === 0);
-      // The freed slot finds nothing to claim: the cancelled run stays as it was.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Runs are claimed oldest first: once the freed slot has taken a newer run, it has passed
+      // over the cancelled one, which stays as it was.
+      const later = await client.start("skill_sleepy");
+      await client.waitFor(later.id, (run) => run.state === "play");
+      expect(await client.cancel(later.id)).toBe("cancel");
       const run = await client.get(queued.id);
       expect(run.state).toBe("cancel");
       expect(run.end_time).not.toBeNull();

@@ -11,8 +11,11 @@ import { stopOnSignal } from "./stop-on-signal.js";
 export async function serve(options: { demo: boolean }): Promise<number> {
   const config = loadConfig();
   const runtime = await createRuntime(config, { http: true, worker: true });
-  const demoKey = options.demo ? await prepareDemo(runtime.repos, config.DATABASE_URL) : undefined;
-  const { url } = await runtime.start();
+  const { url = "" } = await runtime.start();
+  // After listening: the demo skills' defaults point at the address actually bound.
+  const demoKey = options.demo
+    ? await prepareDemo(runtime.repos, config.DATABASE_URL, url)
+    : undefined;
   runtime.logger.info(
     { url, database: runtime.db.flavour, workerConcurrency: config.WORKER_CONCURRENCY },
     "skillrun listening",

@@ -37,12 +37,15 @@ export function skillFilesAt(path: string): string[] {
 
 /**
  * Imports the skill files at `path` for `owner`: upsert by id, all or nothing. Any invalid file
- * (or two files with one id) fails the whole import with every problem listed.
+ * (or two files with one id) fails the whole import with every problem listed. `adapt`, when
+ * given, changes each valid definition before it is stored (the demo points its defaults at the
+ * server's own address with it).
  */
 export async function importSkills(
   skills: SkillRepository,
   owner: string,
   path: string,
+  adapt: (definition: SkillDefinition) => SkillDefinition = (definition) => definition,
 ): Promise<ImportResult[]> {
   const files = skillFilesAt(path);
   const issues: SkillDefinitionIssue[] = [];
@@ -63,7 +66,7 @@ export async function importSkills(
         continue;
       }
       fileOfId.set(definition.id, file);
-      loaded.push({ file, definition });
+      loaded.push({ file, definition: adapt(definition) });
     } catch (error) {
       if (!(error instanceof SkillDefinitionError)) throw error;
       issues.push(...error.issues);

@@ -66,7 +66,7 @@ async function onServer(serverUrl: string, sql: string): Promise<void> {
     await client.connect();
   } catch (error) {
     throw new Error(
-      `These tests need PostgreSQL, and the server at TEST_DATABASE_URL (${redacted(serverUrl)}) cannot be reached (${error instanceof Error ? error.message : String(error)}). Start a PostgreSQL server there or point TEST_DATABASE_URL at one.`,
+      `These tests need PostgreSQL, and the server at TEST_DATABASE_URL (${redacted(serverUrl)}) cannot be reached (${error instanceof Error ? error.message : String(error)}). Start a PostgreSQL server there, point TEST_DATABASE_URL at one, or run the tests with "npm test", which starts a throwaway one.`,
     );
   }
   try {

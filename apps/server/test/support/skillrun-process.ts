@@ -1,11 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-import { paths } from "../../src/paths.js";
+import { builtCli } from "../../src/test-support/built-cli.js";
 
-const serverDir = join(paths.root, "apps", "server");
-const cli = join(serverDir, "src", "cli.ts");
-
-/** A `skillrun` process run from source: a worker or a server. */
+/** A `skillrun` process, the built command: a worker or a server. */
 export interface SkillrunProcess {
   /** What the process announced: the worker's id, or the server's address. */
   id: string;
@@ -44,9 +40,7 @@ async function startSkillrun(
   ready: RegExp,
   env: Record<string, string>,
 ): Promise<SkillrunProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], {
-    // From the server's folder, where `--import tsx` resolves.
-    cwd: serverDir,
+  const child = spawn(process.execPath, [builtCli(), ...args], {
     env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });

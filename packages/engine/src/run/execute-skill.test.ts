@@ -371,29 +371,38 @@ describe("aborting a run", () => {
   });
 
   it("drops what a step that ignores its signal reports after the abort", async () => {
-    // The element's text arrives after the abort, and the step then saves it regardless.
-    let saved!: () => void;
-    const late = new Promise<void>((resolve) => {
-      saved = resolve;
+    // The element's text arrives only when the test lets it, after the run has ended; the step
+    // then saves it regardless.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reportedLate = () => {};
+    const lateReports = new Promise<void>((resolve) => {
+      reportedLate = resolve;
     });
     const element = {
       waitFor: async () => undefined,
-      innerText: () =>
-        new Promise<string>((resolve) => setTimeout(() => resolve("too late"), 300)).finally(() =>
-          setTimeout(saved, 0),
-        ),
+      innerText: async () => {
+        await released;
+        // The step's save follows in the microtasks after this; a macrotask runs after them.
+        setTimeout(reportedLate, 0);
+        return "too late";
+      },
     };
     const browser = fakeBrowser(async () => ({
       locator: () => ({ first: () => element }) as unknown as ReturnType<Page["locator"]>,
     }));
     const steps = '  - extract: { selector: "#x", save_as: late }\n';
-    const { result, events, elapsed } = await execute(skill(steps), {
+    // Ends although the step has not returned: the run does not wait for a step past its abort.
+    const { result, events } = await execute(skill(steps), {
       browser,
       signal: abortAfter(20),
     });
-    expect(elapsed).toBeLessThan(250);
-    await late;
+    release();
+    await lateReports;
     expect(result).toMatchObject({ outcome: "aborted", data: {} });
     expect(events.at(-1)?.type).toBe("run_aborted");
+    expect(events.filter((event) => event.type === "log")).toEqual([]);
   });
 });

@@ -1,0 +1,82 @@
+import { parseArgs } from "node:util";
+
+const USAGE = `Usage: skillrun <command>
+
+  serve [--demo]                     start the API server and a worker (applies pending
+                                     migrations first); --demo imports skills/ for owner "demo"
+                                     and prints an API key
+  worker                             execute queued runs without serving HTTP (for scaling out)
+  migrate                            apply pending database migrations and exit
+  keys create --owner <owner>        create an API key (printed once, stored hashed)
+  keys list                          list API keys (id, owner, prefix, created, revoked)
+  keys revoke <id>                   revoke an API key
+  skills import <path> --owner <o>   import a skill file or a folder of them (upsert by id)
+
+Configuration comes from the environment (DATABASE_URL, HOST, PORT, ...): see docs/operations.md.`;
+
+/**
+ * The `skillrun` command line: one sub-command per task, each in cli/, loaded only when it runs
+ * (serve alone pulls in the HTTP stack and the browser driver; help and usage errors need none).
+ */
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      owner: { type: "string" },
+      demo: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const [command, sub, arg] = positionals;
+  if (values.help || command === undefined) {
+    console.log(USAGE);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  const owner = values.owner;
+  switch (`${command} ${sub ?? ""}`.trim()) {
+    case "serve":
+      return (await import("./serve.js")).serve({ demo: values.demo === true });
+    case "worker":
+      return (await import("./worker.js")).workerCommand();
+    case "migrate":
+      return (await import("./migrate.js")).migrateCommand();
+    case "keys create":
+      return owner
+        ? (await import("./keys.js")).keysCreate(owner)
+        : usageError("keys create needs --owner <owner>");
+    case "keys list":
+      return (await import("./keys.js")).keysList();
+    case "keys revoke":
+      return arg
+        ? (await import("./keys.js")).keysRevoke(arg)
+        : usageError("keys revoke needs the key's id");
+    case "skills import":
+      if (!arg) return usageError("skills import needs a path");
+      return owner
+        ? (await import("./skills.js")).skillsImport(arg, owner)
+        : usageError("skills import needs --owner <owner>");
+    default:
+      return usageError(`unknown command "${positionals.join(" ")}"`);
+  }
+}
+
+function usageError(message: string): number {
+  console.error(`skillrun: ${message}\n\n${USAGE}`);
+  return 2;
+}
+
+/**
+ * `main` with a failure reported as the command line reports it: `skillrun: <message>` on stderr
+ * and exit code 1. Resolves with the exit code, or -1 for serve and worker, which keep running.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (error) {
+    // Loaded here, not above: help and usage errors need nothing of the engine.
+    const { messageOf } = await import("@skillrun/engine");
+    console.error(`skillrun: ${messageOf(error)}`);
+    return 1;
+  }
+}
