@@ -1,4 +1,5 @@
 import {
+  type BrowserMemoryExceeded,
   type ChromiumEnv,
   createRunBrowser,
   DEFAULT_SKILL_TIMEOUT_MS,
@@ -21,6 +22,7 @@ import type {
 } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
 import type { VideoStore } from "../videos/video-store.js";
+import type { BrowserSettings } from "./browser-settings.js";
 import { toRunEvent } from "./engine-events.js";
 import { EventWriter } from "./event-writer.js";
 import { RunStop } from "./run-stop.js";
@@ -35,6 +37,8 @@ export interface ExecuteRunDeps {
   videos: VideoStore;
   /** Where Chromium is looked for (see findChromium). */
   chromium: ChromiumEnv;
+  /** As whom the run's browser runs, and how much memory it may use. */
+  browser: BrowserSettings;
 }
 
 /**
@@ -73,8 +77,12 @@ export async function executeRun(
 
   const started = now();
   const timer = setTimeout(() => control.abort(new RunStop("timeout")), definition.timeoutMs);
-  const browser = await runBrowser(deps, run.id, (message) =>
-    writer.push({ runId: run.id, at: clock.now(), type: "log", level: "warn", message }),
+  const browser = await runBrowser(
+    deps,
+    run.id,
+    (message) =>
+      writer.push({ runId: run.id, at: clock.now(), type: "log", level: "warn", message }),
+    (error) => control.abort(new RunStop("browser_memory", error.message)),
   );
   let result: ExecutionResult;
   try {
@@ -137,13 +145,17 @@ async function runBrowser(
   deps: ExecuteRunDeps,
   runId: string,
   onProblem: (message: string) => void,
+  onMemoryExceeded: (error: BrowserMemoryExceeded) => void,
 ): Promise<RunBrowser> {
   return createRunBrowser({
     executablePath: () => findChromium(deps.chromium),
     video: { path: await deps.videos.pathForWriting(runId) },
     screenshotDir: deps.videos.screenshotDirOf(runId),
     tag: runId,
+    user: deps.browser.user,
+    memoryLimitBytes: deps.browser.memoryLimitBytes,
     onProblem,
+    onMemoryExceeded,
   });
 }
 
@@ -170,6 +182,19 @@ async function stopped(
       const error: StepError = { step: result.step?.label ?? null, message };
       const event: NewRunEvent = { ...base, type: "run_timed_out", message, data: { error } };
       await end(deps, holder, "timeout", { ...result.data, error }, event);
+      return;
+    }
+    case "browser_memory": {
+      // The watchdog killed the browser; the reason's message says how much memory it used.
+      const message = result.reason instanceof Error ? result.reason.message : "browser memory";
+      const error: StepError = { step: result.step?.label ?? null, message };
+      const event: NewRunEvent = {
+        ...base,
+        type: "run_failed",
+        message: error.step === null ? message : `${error.step}: ${message}`,
+        data: { error },
+      };
+      await end(deps, holder, "reset", { ...result.data, error }, event);
       return;
     }
     case "cancel": {

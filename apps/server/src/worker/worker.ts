@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
 import type { VideoStore } from "../videos/video-store.js";
+import type { BrowserSettings } from "./browser-settings.js";
 import { executeRun } from "./execute-run.js";
 import type { RunSignals } from "./run-signals.js";
 import { RunStop } from "./run-stop.js";
@@ -62,6 +63,8 @@ export class Worker {
       videos: VideoStore;
       /** Where Chromium is looked for (see findChromium). */
       chromium: ChromiumEnv;
+      /** As whom runs' browsers run, and how much memory each may use. */
+      browser: BrowserSettings;
     },
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
   ) {}
@@ -130,9 +133,9 @@ export class Worker {
       const run = await this.deps.execution.claim(this.id, leaseMs);
       if (run === null) return;
       const control = new AbortController();
-      const { execution, logger, clock, videos, chromium } = this.deps;
+      const { execution, logger, clock, videos, chromium, browser } = this.deps;
       const done = executeRun(
-        { execution, logger, clock, videos, chromium, workerId: this.id },
+        { execution, logger, clock, videos, chromium, browser, workerId: this.id },
         run,
         control,
       )
