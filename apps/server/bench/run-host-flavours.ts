@@ -52,7 +52,14 @@ const job: RunJob = {
   run: { id: "run_bench", skill_id: "s" },
   limits: DEFAULT_ENGINE_LIMITS,
   clockOffsetMs: 0,
-  browser: { chromium: {}, videoPath: "/tmp/unused.webm", screenshotDir: "/tmp/unused", tag: "b" },
+  browser: {
+    chromium: {},
+    videoPath: "/tmp/unused.webm",
+    screenshotDir: "/tmp/unused",
+    tag: "b",
+    user: "nobody",
+    memoryLimitBytes: 1024 * 1024 * 1024,
+  },
 };
 
 /** Runs the trivial job on `host`; resolves when its browser step is closed (no browser: at once). */

@@ -76,6 +76,15 @@ const ConfigSchema = z.object({
   CHROMIUM_PATH: z.string().min(1).optional(),
   // Searched for Chromium when CHROMIUM_PATH is unset.
   PATH: z.string().optional(),
+  // The unprivileged user Chromium runs as when the server runs as root, since Chromium's sandbox
+  // refuses root; ignored otherwise (Chromium then runs as the server's user). `nobody` exists on
+  // every Debian system; a user of its own (see docs/security.md) keeps other services' `nobody`
+  // processes away from the browser. A run whose user does not exist ends in reset saying so.
+  CHROMIUM_USER: z.string().min(1).default("nobody"),
+  // Most memory one run's browser may use, in MB: all its Chromium processes together, measured
+  // every 500 ms (proportional set size). Past it the browser is killed and the run ends in reset
+  // with an error saying how much it used.
+  BROWSER_MEMORY_MB: z.coerce.number().int().min(64).max(1_048_576).default(1024),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

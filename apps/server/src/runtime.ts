@@ -12,6 +12,7 @@ import { type Clock, systemClock } from "./domain/clock.js";
 import { createRepositories, type Repositories } from "./repositories.js";
 import { keptSigningSecret } from "./videos/signing-secret.js";
 import { VideoStore } from "./videos/video-store.js";
+import { browserSettingsOf } from "./worker/browser-settings.js";
 import type { RunSignals } from "./worker/run-signals.js";
 import { runSignalsFor } from "./worker/run-signals-for.js";
 import { Worker, type WorkerOptions } from "./worker/worker.js";
@@ -99,6 +100,7 @@ export async function createRuntime(
               CHROMIUM_PATH: config.CHROMIUM_PATH,
               PATH: config.PATH,
             },
+            browser: browserSettingsOf(config),
           },
           { ...workerOptionsOf(config, db.flavour), ...overrides.worker },
         )

@@ -229,6 +229,7 @@ describe("worker shutdown", () => {
         signals: new InProcessRunSignals(own.db.prisma),
         videos: own.videos,
         chromium: {},
+        browser: { user: "nobody", memoryLimitBytes: 1024 * 1024 * 1024 },
       });
       next.start();
       try {

@@ -1,7 +1,9 @@
 // The engine's public face: what the server (and a future client-side runner) builds on.
 
 export type { BrowserAccess } from "./browser/browser-access.js";
+export { DEFAULT_CHROMIUM_USER } from "./browser/chromium-user.js";
 export { type ChromiumEnv, ChromiumNotFound, findChromium } from "./browser/find-chromium.js";
+export { BrowserMemoryExceeded } from "./browser/memory-watchdog.js";
 export { createRunBrowser } from "./browser/run-browser.js";
 export type { ScreenshotResult } from "./browser/steps/screenshot.js";
 export type {

@@ -33,6 +33,8 @@ export interface TestServerOptions {
   worker?: Partial<WorkerOptions>;
   /** The Chromium the worker's browser steps launch; found as in production when absent. */
   chromiumPath?: string;
+  /** BROWSER_MEMORY_MB: the production default when absent. */
+  browserMemoryMb?: number;
   /** Last word on the app's dependencies (failing repositories, PUBLIC_URL, …). */
   override?: (deps: AppDeps) => AppDeps;
 }
@@ -89,6 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // As fast as on SQLite on either flavour: test workers find polled runs quickly.
     WORKER_POLL_MS: "250",
     ...(options.chromiumPath ? { CHROMIUM_PATH: options.chromiumPath } : {}),
+    ...(options.browserMemoryMb ? { BROWSER_MEMORY_MB: String(options.browserMemoryMb) } : {}),
     PATH: process.env.PATH,
   });
   const runtime = await createRuntime(

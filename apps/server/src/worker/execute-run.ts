@@ -18,6 +18,7 @@ import type {
 } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
 import type { VideoStore } from "../videos/video-store.js";
+import type { BrowserSettings } from "./browser-settings.js";
 import { toRunEvent } from "./engine-events.js";
 import { EventBudget, type EventLimits } from "./event-limits.js";
 import { EventWriter } from "./event-writer.js";
@@ -43,6 +44,8 @@ export interface ExecuteRunDeps {
   eventLimits: EventLimits;
   /** The heap a run's process may use, in MB: named in the error of a run that outgrew it. */
   memoryMb: number;
+  /** As whom the run's browser runs, and how much memory it may use. */
+  browser: BrowserSettings;
 }
 
 /**
@@ -111,6 +114,8 @@ export async function executeRun(
         videoPath,
         screenshotDir: deps.videos.screenshotDirOf(run.id),
         tag: run.id,
+        user: deps.browser.user,
+        memoryLimitBytes: deps.browser.memoryLimitBytes,
       },
     },
     { onEvent, onProblem },

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
 import type { VideoStore } from "../videos/video-store.js";
+import type { BrowserSettings } from "./browser-settings.js";
 import { DEFAULT_EVENT_LIMITS, type EventLimits } from "./event-limits.js";
 import { executeRun } from "./execute-run.js";
 import { RunHosts } from "./run-hosts.js";
@@ -81,6 +82,8 @@ export class Worker {
       videos: VideoStore;
       /** Where Chromium is looked for (see findChromium). */
       chromium: ChromiumEnv;
+      /** As whom runs' browsers run, and how much memory each may use. */
+      browser: BrowserSettings;
     },
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
   ) {
@@ -178,7 +181,7 @@ export class Worker {
         return;
       }
       const control = new AbortController();
-      const { execution, logger, clock, videos, chromium } = this.deps;
+      const { execution, logger, clock, videos, chromium, browser } = this.deps;
       const { limits, eventLimits, memoryMb } = this.options;
       const done = executeRun(
         {
@@ -187,6 +190,7 @@ export class Worker {
           clock,
           videos,
           chromium,
+          browser,
           workerId: this.id,
           hosts: this.hosts,
           limits,

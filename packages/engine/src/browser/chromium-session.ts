@@ -3,11 +3,10 @@ import { firstLine } from "./error-text.js";
 import type { Viewport } from "./types.js";
 
 /**
- * For a server: no display, GPU or sandbox privileges (the sandbox needs user namespaces that
- * containers usually lack), and nothing that calls home or updates itself during a run.
+ * For a server: no display or GPU, and nothing that calls home or updates itself during a run.
+ * The sandbox stays on unless `launchChromium` is told it cannot work (see sandboxed-launch.ts).
  */
 export const CHROMIUM_FLAGS: readonly string[] = [
-  "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",
   "--disable-component-update",
@@ -29,15 +28,21 @@ export interface ChromiumSession {
   pid: number | undefined;
 }
 
-/** Launches Chromium headless and opens one page of `viewport` size. */
+/**
+ * Launches Chromium headless and opens one page of `viewport` size; with its sandbox unless
+ * `sandbox` is false.
+ */
 export async function launchChromium(
   executablePath: string,
   viewport: Viewport,
   tag: string | undefined,
+  sandbox: boolean,
 ): Promise<ChromiumSession> {
   const browser = await chromium.launch({
     executablePath,
     headless: true,
+    // Playwright adds --no-sandbox unless told that the sandbox is wanted.
+    chromiumSandbox: sandbox,
     args: tag === undefined ? [...CHROMIUM_FLAGS] : [...CHROMIUM_FLAGS, `--skillrun-tag=${tag}`],
     ...(tag === undefined ? {} : { env: { ...definedEnv(), SKILLRUN_TAG: tag } }),
     timeout: LAUNCH_TIMEOUT_MS,

@@ -10,12 +10,15 @@ const QUOTED_LINE_CHARS = 200;
  * which only how the process exited and its last error lines matter.
  */
 export function launchFailure(error: unknown, executablePath: string): Error {
-  const message = messageOf(error);
+  // Playwright dims its call log with terminal colour codes when it thinks a terminal reads it.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is removed
+  const message = messageOf(error).replace(/\u001b\[\d+m/g, "");
   const exit = /<process did exit: exitCode=(\S+), signal=(\S+)>/.exec(message);
-  const said = [...message.matchAll(/^\[pid=\d+\]\[err\] (.+)$/gm)]
+  // Its error lines, from the browser's log and from the call log (which may repeat them).
+  const lines = [...message.matchAll(/^(?:\s*- )?\[pid=\d+\]\[err\] (.+)$/gm)]
     .map((match) => (match[1] ?? "").trim().slice(0, QUOTED_LINE_CHARS))
-    .filter((line) => line !== "")
-    .slice(-QUOTED_LINES);
+    .filter((line) => line !== "");
+  const said = [...new Set(lines)].slice(-QUOTED_LINES);
   const parts = [
     exit === null
       ? withoutApiName(firstLine(error))

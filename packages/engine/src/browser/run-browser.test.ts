@@ -1,10 +1,9 @@
-import { chmod, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { stat } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "./find-chromium.js";
 import { type FixtureSite, startFixtureSite } from "./test-support/fixture-site.js";
 import { runSkill } from "./test-support/run-skill.js";
+import { scriptFile } from "./test-support/script-file.js";
 import { testBrowser } from "./test-support/test-browser.js";
 
 let site: FixtureSite;
@@ -32,11 +31,11 @@ describe("a run's browser", () => {
 
   it("starts once for a step retried while Chromium is still starting", async () => {
     // A Chromium that takes a second to start, as on a busy machine.
-    const dir = await mkdtemp(join(tmpdir(), "slow-chromium-"));
-    const slow = join(dir, "chromium");
-    await writeFile(slow, `#!/bin/sh\nsleep 1\nexec ${findChromium(process.env)} "$@"\n`);
-    await chmod(slow, 0o755);
-    const test = await testBrowser({ executablePath: slow, video: false });
+    const slow = await scriptFile(
+      "slow-chromium",
+      `#!/bin/sh\nsleep 1\nexec ${findChromium(process.env)} "$@"\n`,
+    );
+    const test = await testBrowser({ executablePath: slow.path, video: false });
     const seen = { most: 0 };
     const sampler = setInterval(() => {
       seen.most = Math.max(seen.most, test.processes.browsers().length);
@@ -60,7 +59,7 @@ describe("a run's browser", () => {
     } finally {
       clearInterval(sampler);
       await test.dispose();
-      await rm(dir, { recursive: true, force: true });
+      await slow.dispose();
     }
   }, 30_000);
 
@@ -142,26 +141,23 @@ describe("a run's browser", () => {
   });
 
   it("fails the first browser step with Chromium's own words when it cannot start", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "broken-chromium-"));
-    const broken = join(dir, "chromium");
-    await writeFile(
-      broken,
+    const broken = await scriptFile(
+      "broken-chromium",
       '#!/bin/sh\necho "error while loading shared libraries: libnss3.so" >&2\nexit 127\n',
     );
-    await chmod(broken, 0o755);
-    const failing = await testBrowser({ executablePath: broken });
+    const failing = await testBrowser({ executablePath: broken.path });
     try {
       const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
         base: site.base,
         browser: failing.browser.access,
       });
       expect(result.outcome === "failed" && result.error.message).toBe(
-        `could not start Chromium (${broken}): it exited with code 127; it said: error while loading shared libraries: libnss3.so`,
+        `could not start Chromium (${broken.path}): it exited with code 127; it said: error while loading shared libraries: libnss3.so`,
       );
       expect(await failing.browser.close()).toEqual({ video: null, problems: [] });
     } finally {
       await failing.dispose();
-      await rm(dir, { recursive: true, force: true });
+      await broken.dispose();
     }
   });
 

@@ -1,7 +1,10 @@
 import type { Page } from "playwright-core";
-import { type ChromiumSession, closeChromium, launchChromium } from "./chromium-session.js";
+import { type ChromiumSession, closeChromium } from "./chromium-session.js";
+import { type ChromiumLauncher, chromiumLauncher, DEFAULT_CHROMIUM_USER } from "./chromium-user.js";
 import { firstLine } from "./error-text.js";
 import { launchFailure } from "./launch-failure.js";
+import { type BrowserMemoryExceeded, type MemoryWatchdog, watchMemory } from "./memory-watchdog.js";
+import { launchSandboxed } from "./sandboxed-launch.js";
 import { type ScreencastRecorder, startScreencastRecorder } from "./screencast-recorder.js";
 import type { RunBrowser, RunBrowserOptions, RunBrowserResult, Viewport } from "./types.js";
 
@@ -13,7 +16,9 @@ const MAX_FPS = 30;
 
 interface OpenBrowser {
   session: ChromiumSession;
+  launcher: ChromiumLauncher;
   recorder: ScreencastRecorder | undefined;
+  watchdog: MemoryWatchdog | undefined;
 }
 
 /**
@@ -34,16 +39,21 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
   let opening: Promise<OpenBrowser> | undefined;
   let closing: Promise<RunBrowserResult> | undefined;
   let screenshots = 0;
+  let exceeded: BrowserMemoryExceeded | undefined;
 
   async function open(): Promise<OpenBrowser> {
     const { executablePath } = options;
     const path = typeof executablePath === "string" ? executablePath : executablePath();
+    let launcher: ChromiumLauncher | undefined;
     let session: ChromiumSession;
     try {
-      session = await launchChromium(path, viewport, options.tag);
+      launcher = await chromiumLauncher(path, options.user ?? DEFAULT_CHROMIUM_USER);
+      session = await launchSandboxed(path, launcher, viewport, options.tag, problem);
     } catch (error) {
+      await launcher?.dispose();
       throw launchFailure(error, path);
     }
+    const watchdog = watchdogOf(session);
     let recorder: ScreencastRecorder | undefined;
     if (options.video !== undefined) {
       try {
@@ -58,11 +68,31 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
         problem(`video not recorded: the screencast did not start: ${firstLine(error)}`);
       }
     }
-    return { session, recorder };
+    return { session, launcher, recorder, watchdog };
+  }
+
+  /** Ends the browser when it uses more memory than allowed; none without a limit or a pid. */
+  function watchdogOf(session: ChromiumSession): MemoryWatchdog | undefined {
+    const limit = options.memoryLimitBytes;
+    if (limit === undefined) return undefined;
+    if (session.pid === undefined) {
+      problem("browser memory not limited: Chromium did not tell its process id");
+      return undefined;
+    }
+    return watchMemory(
+      session.pid,
+      limit,
+      (error) => {
+        exceeded = error;
+        options.onMemoryExceeded?.(error);
+      },
+      problem,
+    );
   }
 
   /** The run's page, launching the browser on first use; a failed launch is tried again. */
   function page(): Promise<Page> {
+    if (exceeded !== undefined) return Promise.reject(exceeded);
     if (closing !== undefined) return Promise.reject(new Error("the run's browser is closed"));
     if (opening === undefined) {
       const attempt = open();
@@ -79,11 +109,13 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     // A launch under way is waited for (it is bounded by its own timeout), then closed.
     const opened = await opening?.catch(() => undefined);
     if (opened === undefined) return { video: null, problems: [...problems] };
-    const { session, recorder } = opened;
+    const { session, launcher, recorder, watchdog } = opened;
+    watchdog?.stop();
     const [video] = await Promise.all([
       recorder?.stop() ?? null,
       closeChromium(session.browser, session.pid, problem),
     ]);
+    await launcher.dispose();
     return { video, problems: [...problems] };
   }
 

@@ -1,4 +1,5 @@
 import type { BrowserAccess } from "./browser-access.js";
+import type { BrowserMemoryExceeded } from "./memory-watchdog.js";
 
 /** A page size in CSS pixels. */
 export interface Viewport {
@@ -30,6 +31,19 @@ export interface RunBrowserOptions {
    * environment variable) so `ps` shows which run it belongs to; e.g. the run id.
    */
   tag?: string;
+  /**
+   * The unprivileged user Chromium runs as when this process runs as root, since Chromium's
+   * sandbox refuses root; `nobody` by default. Ignored otherwise: Chromium runs as this process.
+   */
+  user?: string;
+  /**
+   * Most memory (proportional set size, in bytes) the browser's processes may use together,
+   * measured every 500 ms; past it every one of them is killed, `onMemoryExceeded` is told and
+   * browser steps fail with that error. No limit when absent.
+   */
+  memoryLimitBytes?: number;
+  /** Told once when the browser was killed for its memory; the error says how much it used. */
+  onMemoryExceeded?: (error: BrowserMemoryExceeded) => void;
   /** Told about each problem that does not fail a step (recording, closing), as it happens. */
   onProblem?: (message: string) => void;
 }

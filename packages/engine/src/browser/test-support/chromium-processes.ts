@@ -1,4 +1,17 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+
+/** What the kernel says of one of the browser's processes. */
+export interface ProcessStatus {
+  pid: number;
+  /** Chromium's `--type=` (renderer, zygote, gpu-process, …); "browser" for the main process. */
+  type: string;
+  /** The real user id. */
+  uid: number;
+  /** 0: no seccomp filter, 2: a seccomp-bpf filter (as Chromium's sandbox installs). */
+  seccomp: number;
+  /** The user namespace, e.g. `user:[4026531837]`. */
+  userNamespace: string;
+}
 
 /**
  * Counts the processes of the browser a run browser started with `tag`: those carrying the tag
@@ -7,12 +20,43 @@ import { readdirSync, readFileSync } from "node:fs";
  */
 export function chromiumProcesses(tag: string) {
   const sessions = new Set<string>();
+  const alive = () => {
+    const all = processes();
+    for (const process of all) if (isTagged(process, tag)) sessions.add(process.sid);
+    return all.filter((process) => isTagged(process, tag) || sessions.has(process.sid));
+  };
   return {
     /** How many of the browser's processes are alive now. */
     count(): number {
-      const alive = processes();
-      for (const process of alive) if (isTagged(process, tag)) sessions.add(process.sid);
-      return alive.filter((process) => isTagged(process, tag) || sessions.has(process.sid)).length;
+      return alive().length;
+    },
+    /** How many are left once all have ended, or `ms` have passed: killed processes take a moment. */
+    async gone(ms: number): Promise<number> {
+      const deadline = Date.now() + ms;
+      while (alive().length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return alive().length;
+    },
+    /** The status of each of the browser's processes alive now (those that end meanwhile left out). */
+    statuses(): ProcessStatus[] {
+      const found: ProcessStatus[] = [];
+      for (const process of alive()) {
+        try {
+          const status = readFileSync(`/proc/${process.pid}/status`, "utf8");
+          const field = (name: string) => new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1];
+          found.push({
+            pid: Number(process.pid),
+            type: /--type=([\w-]+)/.exec(process.cmdline)?.[1] ?? "browser",
+            uid: Number(field("Uid")),
+            seccomp: Number(field("Seccomp")),
+            userNamespace: readlinkSync(`/proc/${process.pid}/ns/user`),
+          });
+        } catch {
+          // Gone while we looked.
+        }
+      }
+      return found;
     },
     /**
      * The pids of the browsers alive now: tagged processes not started by another tagged one

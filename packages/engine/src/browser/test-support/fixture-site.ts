@@ -35,6 +35,23 @@ const PAGES: Record<string, string> = {
   });
 </script>`,
   "/static": `<!doctype html><title>Static</title><h1 id="title">Nothing moves here</h1>`,
+  // Takes 1 GB in 32 MB steps, each written to so that it is resident, then says it is done.
+  "/hog": `<!doctype html><title>Hog</title><h1>Taking memory</h1>
+<script>
+  const kept = [];
+  const grow = () => {
+    if (kept.length === 32) {
+      const done = document.createElement("p");
+      done.id = "done";
+      done.textContent = "Took " + kept.length * 32 + " MB";
+      document.body.append(done);
+      return;
+    }
+    kept.push(new Uint8Array(32 * 1024 * 1024).fill(1));
+    setTimeout(grow, 50);
+  };
+  grow();
+</script>`,
 };
 
 /** A local web server for the fixture pages; `close` ends it with its connections. */

@@ -25,6 +25,10 @@ export interface RunJob {
     screenshotDir: string;
     /** Marks the browser's processes (`--skillrun-tag=<tag>`) so they can be found and killed. */
     tag: string;
+    /** The unprivileged user Chromium runs as when the host runs as root. */
+    user: string;
+    /** Past this much memory the browser is killed and the run fails saying so. */
+    memoryLimitBytes: number;
   };
 }
 

@@ -43,12 +43,20 @@ post({ type: "ready" });
 async function execute(job: RunJob): Promise<void> {
   const control = new AbortController();
   current = control;
+  // Set when the browser's memory watchdog killed it: the run then fails with its message.
+  let memoryExceeded: Error | undefined;
   const browser = createRunBrowser({
     executablePath: () => findChromium(job.browser.chromium),
     video: { path: job.browser.videoPath },
     screenshotDir: job.browser.screenshotDir,
     tag: job.browser.tag,
+    user: job.browser.user,
+    memoryLimitBytes: job.browser.memoryLimitBytes,
     onProblem: (message) => post({ type: "problem", message }),
+    onMemoryExceeded: (error) => {
+      memoryExceeded = error;
+      control.abort("browser_memory");
+    },
   });
   let result: ExecutionResult;
   try {
@@ -68,6 +76,11 @@ async function execute(job: RunJob): Promise<void> {
     result = { outcome: "failed", data: {}, error: { step: null, message } };
   }
   current = undefined;
+  if (result.outcome === "aborted" && memoryExceeded !== undefined) {
+    const { data, step } = result;
+    const error = { step: step?.label ?? null, message: memoryExceeded.message };
+    result = { outcome: "failed", data, error, ...(step && { step }) };
+  }
   post({ type: "result", result: crossing(result) });
   const { video } = await browser.close();
   post({ type: "closed", video });

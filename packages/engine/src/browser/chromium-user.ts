@@ -1,0 +1,122 @@
+import { execFile } from "node:child_process";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+/** The user Chromium runs as when this process runs as root; present on every Debian system. */
+export const DEFAULT_CHROMIUM_USER = "nobody";
+
+/** A user account Chromium is started as. */
+export interface ChromiumUser {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
+/** What to execute to start Chromium, and what to remove once it has ended. */
+export interface ChromiumLauncher {
+  executablePath: string;
+  /** Whom Chromium runs as: the user switched to, or undefined for this process's own user. */
+  user: ChromiumUser | undefined;
+  dispose(): Promise<void>;
+}
+
+/** Whether this process runs as root, the one case where Chromium must change user. */
+export function runsAsRoot(): boolean {
+  return process.getuid?.() === 0;
+}
+
+/**
+ * How to start Chromium at `executablePath`. Chromium's sandbox refuses to run as root, so a root
+ * process starts it as `userName` through a wrapper script; any other process starts it as itself.
+ */
+export async function chromiumLauncher(
+  executablePath: string,
+  userName: string,
+): Promise<ChromiumLauncher> {
+  if (!runsAsRoot()) return { executablePath, user: undefined, dispose: async () => {} };
+  const user = await lookUpUser(userName);
+  // Private to root (mkdtemp makes it 0700): the script is executed as root, so nobody else may
+  // be able to change it.
+  const dir = await mkdtemp(join(tmpdir(), "skillrun-chromium-"));
+  const script = join(dir, "chromium-as-user");
+  try {
+    await writeFile(script, wrapperScript(executablePath, user), { mode: 0o700 });
+    await chmod(script, 0o700);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    executablePath: script,
+    user,
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A shell script, run as root, that starts Chromium as `user` with every argument Playwright
+ * gives. Playwright creates the profile folder (`--user-data-dir`) as root before the launch, so
+ * the script hands it to the user first, private to it (0700), and makes it the user's HOME so
+ * that nothing Chromium writes lands in root's home. setpriv then drops every group, every
+ * capability (bounding set included) and forbids regaining privileges (no_new_privs) before it
+ * executes Chromium; Chromium's own sandbox then confines each renderer further.
+ */
+export function wrapperScript(executablePath: string, user: ChromiumUser): string {
+  const owner = `${user.uid}:${user.gid}`;
+  return [
+    "#!/bin/sh",
+    `# Starts Chromium as ${user.name}: its sandbox refuses to run as root.`,
+    "profile=",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+    'for arg do case "$arg" in --user-data-dir=*) profile=${arg#--user-data-dir=} ;; esac; done',
+    'if [ -n "$profile" ]; then',
+    `  chown -R ${owner} -- "$profile" && chmod 700 -- "$profile" || exit 70`,
+    '  export HOME="$profile" XDG_CONFIG_HOME="$profile/.config" XDG_CACHE_HOME="$profile/.cache"',
+    "fi",
+    `exec setpriv --reuid=${user.uid} --regid=${user.gid} --clear-groups \\`,
+    "  --inh-caps=-all --ambient-caps=-all --bounding-set=-all --no-new-privs \\",
+    `  -- ${shellQuoted(executablePath)} "$@"`,
+    "",
+  ].join("\n");
+}
+
+const looked = new Map<string, Promise<ChromiumUser>>();
+
+/** The account named `name` (from the system's user database), which must not be root. */
+export function lookUpUser(name: string): Promise<ChromiumUser> {
+  let found = looked.get(name);
+  if (found === undefined) {
+    found = readUser(name);
+    looked.set(name, found);
+    // A missing user may be created later; ask again next time.
+    found.catch(() => looked.delete(name));
+  }
+  return found;
+}
+
+async function readUser(name: string): Promise<ChromiumUser> {
+  let entry: string;
+  try {
+    // getent asks NSS, so users from LDAP and the like count too, not only /etc/passwd.
+    ({ stdout: entry } = await promisify(execFile)("getent", ["passwd", name]));
+  } catch {
+    throw new Error(`there is no user ${JSON.stringify(name)} to run Chromium as`);
+  }
+  const [, , uid, gid] = entry.trim().split(":");
+  const user = { name, uid: Number(uid), gid: Number(gid) };
+  if (!Number.isInteger(user.uid) || !Number.isInteger(user.gid)) {
+    throw new Error(`the user database has no usable entry for ${JSON.stringify(name)}`);
+  }
+  if (user.uid === 0 || user.gid === 0) {
+    throw new Error(
+      `Chromium must run as an unprivileged user, not ${JSON.stringify(name)} (uid ${user.uid}, gid ${user.gid})`,
+    );
+  }
+  return user;
+}
+
+function shellQuoted(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
