@@ -34,11 +34,17 @@ export async function launchChromium(
   executablePath: string,
   viewport: Viewport,
   tag: string | undefined,
+  /** More flags, e.g. the network guard's proxy. */
+  extraArgs: readonly string[] = [],
 ): Promise<ChromiumSession> {
   const browser = await chromium.launch({
     executablePath,
     headless: true,
-    args: tag === undefined ? [...CHROMIUM_FLAGS] : [...CHROMIUM_FLAGS, `--skillrun-tag=${tag}`],
+    args: [
+      ...CHROMIUM_FLAGS,
+      ...extraArgs,
+      ...(tag === undefined ? [] : [`--skillrun-tag=${tag}`]),
+    ],
     ...(tag === undefined ? {} : { env: { ...definedEnv(), SKILLRUN_TAG: tag } }),
     timeout: LAUNCH_TIMEOUT_MS,
     // Playwright would otherwise exit the whole process on SIGINT; whoever owns the run browser

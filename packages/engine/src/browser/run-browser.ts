@@ -1,4 +1,6 @@
 import type { Page } from "playwright-core";
+import { type GuardedProxy, startGuardedProxy } from "../network/browser-proxy.js";
+import { createNetworkGuard } from "../network/guard.js";
 import { type ChromiumSession, closeChromium, launchChromium } from "./chromium-session.js";
 import { firstLine } from "./error-text.js";
 import { launchFailure } from "./launch-failure.js";
@@ -13,6 +15,7 @@ const MAX_FPS = 30;
 
 interface OpenBrowser {
   session: ChromiumSession;
+  proxy: GuardedProxy;
   recorder: ScreencastRecorder | undefined;
 }
 
@@ -26,6 +29,8 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
   if (!(fps >= MIN_FPS && fps <= MAX_FPS)) {
     throw new RangeError(`video fps must be between ${MIN_FPS} and ${MAX_FPS}, not ${fps}`);
   }
+  // Built now so that a bad allow-list fails here, not at the first browser step.
+  const guard = createNetworkGuard(options.network ?? {});
   const problems: string[] = [];
   const problem = (message: string) => {
     problems.push(message);
@@ -38,10 +43,13 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
   async function open(): Promise<OpenBrowser> {
     const { executablePath } = options;
     const path = typeof executablePath === "string" ? executablePath : executablePath();
+    // Every request of the page is held to the network policy here, refusals told as problems.
+    const proxy = await startGuardedProxy(guard, problem);
     let session: ChromiumSession;
     try {
-      session = await launchChromium(path, viewport, options.tag);
+      session = await launchChromium(path, viewport, options.tag, proxy.chromiumArgs);
     } catch (error) {
+      await proxy.close();
       throw launchFailure(error, path);
     }
     let recorder: ScreencastRecorder | undefined;
@@ -58,7 +66,7 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
         problem(`video not recorded: the screencast did not start: ${firstLine(error)}`);
       }
     }
-    return { session, recorder };
+    return { session, proxy, recorder };
   }
 
   /** The run's page, launching the browser on first use; a failed launch is tried again. */
@@ -79,11 +87,12 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     // A launch under way is waited for (it is bounded by its own timeout), then closed.
     const opened = await opening?.catch(() => undefined);
     if (opened === undefined) return { video: null, problems: [...problems] };
-    const { session, recorder } = opened;
+    const { session, proxy, recorder } = opened;
     const [video] = await Promise.all([
       recorder?.stop() ?? null,
       closeChromium(session.browser, session.pid, problem),
     ]);
+    await proxy.close();
     return { video, problems: [...problems] };
   }
 

@@ -1,3 +1,4 @@
+import type { NetworkPolicy } from "../network/policy.js";
 import type { BrowserAccess } from "./browser-access.js";
 
 /** A page size in CSS pixels. */
@@ -30,6 +31,11 @@ export interface RunBrowserOptions {
    * environment variable) so `ps` shows which run it belongs to; e.g. the run id.
    */
   tag?: string;
+  /**
+   * Where the page may connect: every request it makes goes through a proxy that enforces it.
+   * Nothing private by default.
+   */
+  network?: NetworkPolicy;
   /** Told about each problem that does not fail a step (recording, closing), as it happens. */
   onProblem?: (message: string) => void;
 }

@@ -1,5 +1,6 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
 import type { ExpressionScope } from "../expressions/evaluate.js";
+import { type NetworkAccess, networkAccess } from "../network/network-access.js";
 import type { EngineEvent, ExecuteSkillOptions, StepRef } from "./types.js";
 
 /** An event before it is stamped with its time. */
@@ -9,6 +10,8 @@ export type Unstamped<E> = E extends unknown ? Omit<E, "at"> : never;
 export interface Execution {
   readonly signal: AbortSignal;
   readonly browser: BrowserAccess | undefined;
+  /** Where the run may connect; its dispatcher is closed when the run ends. */
+  readonly network: NetworkAccess;
   /** Replaced, never changed in place, so a value handed out stays as it was. */
   readonly data: Record<string, unknown>;
   /** Milliseconds, from `ExecuteSkillOptions.now`. */
@@ -31,6 +34,7 @@ export function createExecution(options: ExecuteSkillOptions): Execution {
   const state: Execution = {
     signal: options.signal,
     browser: options.browser,
+    network: networkAccess(options.network),
     get data() {
       return data;
     },

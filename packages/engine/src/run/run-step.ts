@@ -81,6 +81,7 @@ async function runAttempt(
   const context: StepContext = {
     step: ref,
     signal: timed.signal,
+    network: run.network,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(run.browser === undefined ? {} : { browser: run.browser }),
     resolve: (value) => resolveValue(value, run.scope()),

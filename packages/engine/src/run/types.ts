@@ -1,5 +1,6 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
 import type { SkillDefinition } from "../definition/types.js";
+import type { NetworkPolicy } from "../network/policy.js";
 import type { StepKind } from "../steps/registry.js";
 
 /** Which step an event or error is about. */
@@ -83,4 +84,9 @@ export interface ExecuteSkillOptions {
    * one fails. Opening and closing the browser is the supplier's business.
    */
   browser?: BrowserAccess;
+  /**
+   * Where http steps may connect (the browser takes its own, see RunBrowserOptions.network);
+   * nothing private by default.
+   */
+  network?: NetworkPolicy;
 }

@@ -1,4 +1,5 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
+import type { NetworkAccess } from "../network/network-access.js";
 import type { LogLevel, StepRef } from "../run/types.js";
 
 /** What one attempt of a step is given besides its action. */
@@ -8,6 +9,8 @@ export interface StepContext {
   signal: AbortSignal;
   /** The step's own `timeout` in ms, when it sets one: for runners whose waits have a default. */
   timeoutMs?: number;
+  /** Where the run may connect: every request a step makes goes through it. */
+  network: NetworkAccess;
   /** The run's browser, opened on first use; absent where the runner has none. */
   browser?: BrowserAccess;
   /** Resolves the templates in a value of the action against the run as it is now. */

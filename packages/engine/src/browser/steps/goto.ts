@@ -1,5 +1,6 @@
 import { errors } from "playwright-core";
 import { text } from "../../definition/schema-parts.js";
+import { NetworkRefused } from "../../network/guard.js";
 import { isHttpAddress } from "../../steps/http.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { firstLine, withoutApiName } from "../error-text.js";
@@ -24,6 +25,13 @@ export const gotoStep = defineStepKind<GotoAction>({
   async run(action, context) {
     const url = await context.render(typeof action === "string" ? action : action.url);
     if (!isHttpAddress(url)) throw new Error(`goto ${url}: not an http:// or https:// address`);
+    // Said plainly here; the browser's proxy holds every later request (redirects, subresources)
+    // to the same policy. A name that does not resolve is left to the browser to report.
+    const refused = await context.network.guard.checkUrl(url).then(
+      () => undefined,
+      (error: unknown) => (error instanceof NetworkRefused ? error : undefined),
+    );
+    if (refused !== undefined) throw new Error(`goto ${url} refused: ${refused.message}`);
     const { page, timeout } = await stepPage(context, NAVIGATION_TIMEOUT_MS);
     try {
       const response = await page.goto(url, { timeout, signal: context.signal });
