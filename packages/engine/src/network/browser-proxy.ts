@@ -18,6 +18,9 @@ export interface GuardedProxy {
   close(): Promise<void>;
 }
 
+/** Marks the proxy's own refusals, so a navigation step can tell one from a page's 403. */
+export const REFUSED_HEADER = "x-skillrun-refused";
+
 /** Headers that concern one hop only (RFC 9110 §7.6.1), never forwarded. */
 const HOP_BY_HOP = [
   "connection",
@@ -98,8 +101,12 @@ async function forward(
     address = await firstAddress(guard, target.hostname, port);
   } catch (error) {
     const message = refusal(`${method} ${target.href}`, error);
-    if (error instanceof NetworkRefused) report(message);
-    respond(res, error instanceof NetworkRefused ? 403 : 502, message);
+    if (error instanceof NetworkRefused) {
+      report(message);
+      respond(res, 403, message, { [REFUSED_HEADER]: encodeURIComponent(error.message) });
+    } else {
+      respond(res, 502, message);
+    }
     return;
   }
   const upstream = request({
@@ -185,8 +192,17 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return kept;
 }
 
-function respond(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+function respond(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    "content-type": "text/plain; charset=utf-8",
+    connection: "close",
+    ...headers,
+  });
   res.end(`${message}\n`);
 }
 
