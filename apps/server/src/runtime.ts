@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { ChromiumEnv } from "@skillrun/engine";
+import type { ChromiumEnv, NetworkPolicy } from "@skillrun/engine";
 import type { Express } from "express";
 import { type Logger, pino } from "pino";
 import { type AppDeps, createApp } from "./app.js";
@@ -9,6 +9,7 @@ import type { Config } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import { localDataDir } from "./db/database-url.js";
 import { type Clock, systemClock } from "./domain/clock.js";
+import { networkPolicyOf } from "./network-policy.js";
 import { createRepositories, type Repositories } from "./repositories.js";
 import { keptSigningSecret } from "./videos/signing-secret.js";
 import { VideoStore } from "./videos/video-store.js";
@@ -24,6 +25,8 @@ export interface RuntimeOverrides {
   logger?: Logger;
   /** Where Chromium is looked for; the configuration's CHROMIUM_PATH and PATH by default. */
   chromium?: ChromiumEnv;
+  /** Where runs may connect; as ALLOW_PRIVATE_NETWORKS and ALLOWED_PRIVATE_HOSTS say by default. */
+  network?: NetworkPolicy;
   /** Worker options over those the configuration gives. */
   worker?: Partial<WorkerOptions>;
   /** Last word on the HTTP app's dependencies (failing repositories, …). */
@@ -99,6 +102,7 @@ export async function createRuntime(
               CHROMIUM_PATH: config.CHROMIUM_PATH,
               PATH: config.PATH,
             },
+            network: overrides.network ?? networkPolicyOf(config),
           },
           { ...workerOptionsOf(config, db.flavour), ...overrides.worker },
         )

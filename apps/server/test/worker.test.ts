@@ -226,6 +226,7 @@ describe("worker shutdown", () => {
         signals: new InProcessRunSignals(own.db.prisma),
         videos: own.videos,
         chromium: {},
+        network: {},
       });
       next.start();
       try {

@@ -1,4 +1,5 @@
 import { loadConfig } from "../config.js";
+import { networkPolicyOf, ownAddresses } from "../network-policy.js";
 import { createRuntime } from "../runtime.js";
 import { DEMO_OWNER, prepareDemo } from "./demo.js";
 import { stopOnSignal } from "./stop-on-signal.js";
@@ -10,7 +11,9 @@ import { stopOnSignal } from "./stop-on-signal.js";
  */
 export async function serve(options: { demo: boolean }): Promise<number> {
   const config = loadConfig();
-  const runtime = await createRuntime(config, { http: true, worker: true });
+  // The demo's browser skill drives the shop this server serves: its own address is allowed.
+  const network = options.demo ? { network: networkPolicyOf(config, ownAddresses(config)) } : {};
+  const runtime = await createRuntime(config, { http: true, worker: true }, network);
   const demoKey = options.demo ? await prepareDemo(runtime.repos, config.DATABASE_URL) : undefined;
   const { url } = await runtime.start();
   runtime.logger.info(

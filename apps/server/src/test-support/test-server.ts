@@ -35,6 +35,8 @@ export interface TestServerOptions {
   chromiumPath?: string;
   /** Last word on the app's dependencies (failing repositories, PUBLIC_URL, …). */
   override?: (deps: AppDeps) => AppDeps;
+  /** ALLOW_PRIVATE_NETWORKS; true (unlike production) unless a test of the guard says false. */
+  allowPrivateNetworks?: boolean;
 }
 
 export interface TestServer {
@@ -90,6 +92,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     WORKER_POLL_MS: "250",
     ...(options.chromiumPath ? { CHROMIUM_PATH: options.chromiumPath } : {}),
     PATH: process.env.PATH,
+    // Test runs call fixture servers on loopback, which the default policy refuses; a test of the
+    // guard itself starts its server with `allowPrivateNetworks: false`.
+    ALLOW_PRIVATE_NETWORKS: options.allowPrivateNetworks === false ? "false" : "true",
   });
   const runtime = await createRuntime(
     config,

@@ -7,6 +7,7 @@ import {
   executeSkill,
   findChromium,
   messageOf,
+  type NetworkPolicy,
   type RunBrowser,
   type SkillDefinition,
   type StepError,
@@ -35,6 +36,8 @@ export interface ExecuteRunDeps {
   videos: VideoStore;
   /** Where Chromium is looked for (see findChromium). */
   chromium: ChromiumEnv;
+  /** Where the run may connect: its http steps and every request of its browser. */
+  network: NetworkPolicy;
 }
 
 /**
@@ -86,6 +89,7 @@ export async function executeRun(
       onEvent,
       now,
       browser: browser.access,
+      network: deps.network,
     });
   } catch (error) {
     // The engine reports a step's failure as a result; a throw is a fault of the engine itself.
@@ -143,6 +147,7 @@ async function runBrowser(
     video: { path: await deps.videos.pathForWriting(runId) },
     screenshotDir: deps.videos.screenshotDirOf(runId),
     tag: runId,
+    network: deps.network,
     onProblem,
   });
 }

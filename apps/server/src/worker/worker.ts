@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { ChromiumEnv } from "@skillrun/engine";
+import type { ChromiumEnv, NetworkPolicy } from "@skillrun/engine";
 import type { Logger } from "pino";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
@@ -62,6 +62,8 @@ export class Worker {
       videos: VideoStore;
       /** Where Chromium is looked for (see findChromium). */
       chromium: ChromiumEnv;
+      /** Where runs may connect: their http steps and their browser. */
+      network: NetworkPolicy;
     },
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
   ) {}
@@ -130,9 +132,9 @@ export class Worker {
       const run = await this.deps.execution.claim(this.id, leaseMs);
       if (run === null) return;
       const control = new AbortController();
-      const { execution, logger, clock, videos, chromium } = this.deps;
+      const { execution, logger, clock, videos, chromium, network } = this.deps;
       const done = executeRun(
-        { execution, logger, clock, videos, chromium, workerId: this.id },
+        { execution, logger, clock, videos, chromium, network, workerId: this.id },
         run,
         control,
       )
