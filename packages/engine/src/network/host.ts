@@ -31,8 +31,3 @@ export function normaliseHost(host: string): Host | undefined {
   if (isIP(name) !== 0) return { kind: "ip", address: name };
   return { kind: "name", name };
 }
-
-/** How the host is written in messages and URLs: IPv6 in brackets. */
-export function hostText(host: Host): string {
-  return host.kind === "name" ? host.name : host.address;
-}
