@@ -51,6 +51,7 @@ const job: RunJob = {
   inputs: {},
   run: { id: "run_bench", skill_id: "s" },
   limits: DEFAULT_ENGINE_LIMITS,
+  network: {},
   clockOffsetMs: 0,
   browser: {
     chromium: {},

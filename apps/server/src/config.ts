@@ -1,3 +1,4 @@
+import { createNetworkGuard } from "@skillrun/engine";
 import { z } from "zod";
 
 /**
@@ -85,6 +86,34 @@ const ConfigSchema = z.object({
   // every 500 ms (proportional set size). Past it the browser is killed and the run ends in reset
   // with an error saying how much it used.
   BROWSER_MEMORY_MB: z.coerce.number().int().min(64).max(1_048_576).default(1024),
+  // --- Where runs may connect (the SSRF guard) ---
+  // Lets runs (http steps and every request of the browser) reach loopback, private, link-local,
+  // CGNAT and other non-public addresses. Off by default, so that a run cannot reach this server,
+  // its database or anything else on its networks; cloud metadata addresses stay refused even
+  // when on (list one in ALLOWED_PRIVATE_HOSTS to reach it). For local use and tests.
+  ALLOW_PRIVATE_NETWORKS: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  // Comma-separated hosts runs may reach although they are private: names, addresses and CIDR
+  // ranges, each maybe with a port, e.g. `intranet.example,10.1.2.3,127.0.0.1:9000,10.8.0.0/16`.
+  // A name lets through whatever it resolves to.
+  ALLOWED_PRIVATE_HOSTS: z
+    .string()
+    .default("")
+    .transform((list) =>
+      list
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ""),
+    )
+    .superRefine((entries, context) => {
+      try {
+        createNetworkGuard({ allowedHosts: entries });
+      } catch (error) {
+        context.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { ChromiumEnv } from "@skillrun/engine";
+import type { ChromiumEnv, NetworkPolicy } from "@skillrun/engine";
 import type { Express } from "express";
 import { type Logger, pino } from "pino";
 import { type AppDeps, createApp } from "./app.js";
@@ -9,6 +9,7 @@ import type { Config } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import { localDataDir } from "./db/database-url.js";
 import { type Clock, systemClock } from "./domain/clock.js";
+import { networkPolicyOf, ownAddresses } from "./network-policy.js";
 import { createRepositories, type Repositories } from "./repositories.js";
 import { keptSigningSecret } from "./videos/signing-secret.js";
 import { VideoStore } from "./videos/video-store.js";
@@ -25,6 +26,13 @@ export interface RuntimeOverrides {
   logger?: Logger;
   /** Where Chromium is looked for; the configuration's CHROMIUM_PATH and PATH by default. */
   chromium?: ChromiumEnv;
+  /** Where runs may connect; as ALLOW_PRIVATE_NETWORKS and ALLOWED_PRIVATE_HOSTS say by default. */
+  network?: NetworkPolicy;
+  /**
+   * Also lets runs reach this server's own port once it is bound (PORT=0 included): the demo's
+   * browser skill drives the shop the server serves at /demo/.
+   */
+  allowOwnAddress?: boolean;
   /** Worker options over those the configuration gives. */
   worker?: Partial<WorkerOptions>;
   /** Last word on the HTTP app's dependencies (failing repositories, …). */
@@ -87,6 +95,7 @@ export async function createRuntime(
   const videos = new VideoStore(config.VIDEO_DIR);
 
   const app = roles.http ? createApp(appDeps()) : undefined;
+  let network = overrides.network ?? networkPolicyOf(config);
   const worker =
     roles.worker && config.WORKER_CONCURRENCY > 0
       ? new Worker(
@@ -101,6 +110,8 @@ export async function createRuntime(
               PATH: config.PATH,
             },
             browser: browserSettingsOf(config),
+            // Read at each run: the server's own address is known only once it listens.
+            network: () => network,
           },
           { ...workerOptionsOf(config, db.flavour), ...overrides.worker },
         )
@@ -141,6 +152,9 @@ export async function createRuntime(
     });
     // PORT=0 picks a free port: report the one actually bound.
     const { port } = listening.address() as AddressInfo;
+    if (overrides.allowOwnAddress) {
+      network = networkPolicyOf(config, ownAddresses(config, port));
+    }
     return config.PUBLIC_URL ?? `http://${config.HOST}:${port}`;
   }
 

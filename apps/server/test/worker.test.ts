@@ -230,6 +230,7 @@ describe("worker shutdown", () => {
         videos: own.videos,
         chromium: {},
         browser: { user: "nobody", memoryLimitBytes: 1024 * 1024 * 1024 },
+        network: () => ({}),
       });
       next.start();
       try {

@@ -31,6 +31,10 @@ export { parseSkillDefinition } from "./definition/parse.js";
 export { skillDefinitionSchema } from "./definition/schema.js";
 export type * from "./definition/types.js";
 export { messageOf } from "./error-message.js";
+export { type AddressRule, forbiddenAddress, type Verdict } from "./network/address-rules.js";
+export { guardedDispatcher } from "./network/dispatcher.js";
+export { createNetworkGuard, type NetworkGuard, NetworkRefused } from "./network/guard.js";
+export { DEFAULT_NETWORK_POLICY, type NetworkPolicy, type Resolver } from "./network/policy.js";
 export { executeSkill } from "./run/execute-skill.js";
 export { RUN_HOST_ENTRY } from "./run/host/entry.js";
 export type {

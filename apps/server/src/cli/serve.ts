@@ -10,7 +10,12 @@ import { stopOnSignal } from "./stop-on-signal.js";
  */
 export async function serve(options: { demo: boolean }): Promise<number> {
   const config = loadConfig();
-  const runtime = await createRuntime(config, { http: true, worker: true });
+  // The demo's browser skill drives the shop this server serves: its own address is allowed.
+  const runtime = await createRuntime(
+    config,
+    { http: true, worker: true },
+    { allowOwnAddress: options.demo },
+  );
   const { url = "" } = await runtime.start();
   // After listening: the demo skills' defaults point at the address actually bound.
   const demoKey = options.demo

@@ -37,6 +37,8 @@ export interface TestServerOptions {
   browserMemoryMb?: number;
   /** Last word on the app's dependencies (failing repositories, PUBLIC_URL, …). */
   override?: (deps: AppDeps) => AppDeps;
+  /** ALLOW_PRIVATE_NETWORKS; true (unlike production) unless a test of the guard says false. */
+  allowPrivateNetworks?: boolean;
 }
 
 export interface TestServer {
@@ -93,6 +95,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.chromiumPath ? { CHROMIUM_PATH: options.chromiumPath } : {}),
     ...(options.browserMemoryMb ? { BROWSER_MEMORY_MB: String(options.browserMemoryMb) } : {}),
     PATH: process.env.PATH,
+    // Test runs call fixture servers on loopback, which the default policy refuses; a test of the
+    // guard itself starts its server with `allowPrivateNetworks: false`.
+    ALLOW_PRIVATE_NETWORKS: options.allowPrivateNetworks === false ? "false" : "true",
   });
   const runtime = await createRuntime(
     config,

@@ -3,6 +3,7 @@ import {
   DEFAULT_SKILL_TIMEOUT_MS,
   type EngineEvent,
   type EngineLimits,
+  type NetworkPolicy,
   type RunHostResult,
   type SkillDefinition,
   type StepError,
@@ -46,6 +47,8 @@ export interface ExecuteRunDeps {
   memoryMb: number;
   /** As whom the run's browser runs, and how much memory it may use. */
   browser: BrowserSettings;
+  /** Where the run may connect: its http steps and every request of its browser. */
+  network: NetworkPolicy;
 }
 
 /**
@@ -108,6 +111,7 @@ export async function executeRun(
       inputs: run.inputs,
       run: { id: run.id, skill_id: run.skillId, owner: run.owner, attempt: run.attempt },
       limits: deps.limits,
+      network: deps.network,
       clockOffsetMs: now() - Date.now(),
       browser: {
         chromium: deps.chromium,

@@ -1,6 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { type ChromiumEnv, DEFAULT_ENGINE_LIMITS, type EngineLimits } from "@skillrun/engine";
+import {
+  type ChromiumEnv,
+  DEFAULT_ENGINE_LIMITS,
+  type EngineLimits,
+  type NetworkPolicy,
+} from "@skillrun/engine";
 import type { Logger } from "pino";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
@@ -84,6 +89,8 @@ export class Worker {
       chromium: ChromiumEnv;
       /** As whom runs' browsers run, and how much memory each may use. */
       browser: BrowserSettings;
+      /** Where runs may connect (their http steps and their browser), read at each claim. */
+      network: () => NetworkPolicy;
     },
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
   ) {
@@ -181,7 +188,7 @@ export class Worker {
         return;
       }
       const control = new AbortController();
-      const { execution, logger, clock, videos, chromium, browser } = this.deps;
+      const { execution, logger, clock, videos, chromium, browser, network } = this.deps;
       const { limits, eventLimits, memoryMb } = this.options;
       const done = executeRun(
         {
@@ -191,6 +198,7 @@ export class Worker {
           videos,
           chromium,
           browser,
+          network: network(),
           workerId: this.id,
           hosts: this.hosts,
           limits,

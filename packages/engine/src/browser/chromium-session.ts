@@ -37,13 +37,19 @@ export async function launchChromium(
   viewport: Viewport,
   tag: string | undefined,
   sandbox: boolean,
+  /** More flags, e.g. the network guard's proxy. */
+  extraArgs: readonly string[] = [],
 ): Promise<ChromiumSession> {
   const browser = await chromium.launch({
     executablePath,
     headless: true,
     // Playwright adds --no-sandbox unless told that the sandbox is wanted.
     chromiumSandbox: sandbox,
-    args: tag === undefined ? [...CHROMIUM_FLAGS] : [...CHROMIUM_FLAGS, `--skillrun-tag=${tag}`],
+    args: [
+      ...CHROMIUM_FLAGS,
+      ...extraArgs,
+      ...(tag === undefined ? [] : [`--skillrun-tag=${tag}`]),
+    ],
     ...(tag === undefined ? {} : { env: { ...definedEnv(), SKILLRUN_TAG: tag } }),
     timeout: LAUNCH_TIMEOUT_MS,
     // Playwright would otherwise exit the whole process on SIGINT; whoever owns the run browser

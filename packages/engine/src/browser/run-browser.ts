@@ -1,4 +1,6 @@
 import type { Page } from "playwright-core";
+import { type GuardedProxy, startGuardedProxy } from "../network/browser-proxy.js";
+import { createNetworkGuard } from "../network/guard.js";
 import { type ChromiumSession, closeChromium } from "./chromium-session.js";
 import { type ChromiumLauncher, chromiumLauncher, DEFAULT_CHROMIUM_USER } from "./chromium-user.js";
 import { firstLine } from "./error-text.js";
@@ -17,6 +19,7 @@ const MAX_FPS = 30;
 interface OpenBrowser {
   session: ChromiumSession;
   launcher: ChromiumLauncher;
+  proxy: GuardedProxy;
   recorder: ScreencastRecorder | undefined;
   watchdog: MemoryWatchdog | undefined;
 }
@@ -31,6 +34,8 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
   if (!(fps >= MIN_FPS && fps <= MAX_FPS)) {
     throw new RangeError(`video fps must be between ${MIN_FPS} and ${MAX_FPS}, not ${fps}`);
   }
+  // Built now so that a bad allow-list fails here, not at the first browser step.
+  const guard = createNetworkGuard(options.network ?? {});
   const problems: string[] = [];
   const problem = (message: string) => {
     problems.push(message);
@@ -44,13 +49,23 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
   async function open(): Promise<OpenBrowser> {
     const { executablePath } = options;
     const path = typeof executablePath === "string" ? executablePath : executablePath();
+    // Every request of the page is held to the network policy here, refusals told as problems.
+    const proxy = await startGuardedProxy(guard, problem);
     let launcher: ChromiumLauncher | undefined;
     let session: ChromiumSession;
     try {
       launcher = await chromiumLauncher(path, options.user ?? DEFAULT_CHROMIUM_USER);
-      session = await launchSandboxed(path, launcher, viewport, options.tag, problem);
+      session = await launchSandboxed(
+        path,
+        launcher,
+        viewport,
+        options.tag,
+        problem,
+        proxy.chromiumArgs,
+      );
     } catch (error) {
       await launcher?.dispose();
+      await proxy.close();
       throw launchFailure(error, path);
     }
     const watchdog = watchdogOf(session);
@@ -68,7 +83,7 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
         problem(`video not recorded: the screencast did not start: ${firstLine(error)}`);
       }
     }
-    return { session, launcher, recorder, watchdog };
+    return { session, launcher, proxy, recorder, watchdog };
   }
 
   /** Ends the browser when it uses more memory than allowed; none without a limit or a pid. */
@@ -109,13 +124,14 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     // A launch under way is waited for (it is bounded by its own timeout), then closed.
     const opened = await opening?.catch(() => undefined);
     if (opened === undefined) return { video: null, problems: [...problems] };
-    const { session, launcher, recorder, watchdog } = opened;
+    const { session, launcher, proxy, recorder, watchdog } = opened;
     watchdog?.stop();
     const [video] = await Promise.all([
       recorder?.stop() ?? null,
       closeChromium(session.browser, session.pid, problem),
     ]);
     await launcher.dispose();
+    await proxy.close();
     return { video, problems: [...problems] };
   }
 

@@ -22,13 +22,15 @@ export async function launchSandboxed(
   viewport: Viewport,
   tag: string | undefined,
   problem: (message: string) => void,
+  /** More flags, e.g. the network guard's proxy. */
+  extraArgs: readonly string[] = [],
 ): Promise<ChromiumSession> {
   const user = launcher.user?.name ?? userInfo().username;
   const key = `${chromiumPath}\0${user}`;
   let failure = sandboxFailures.get(key);
   if (failure === undefined) {
     try {
-      return await launchChromium(launcher.executablePath, viewport, tag, true);
+      return await launchChromium(launcher.executablePath, viewport, tag, true, extraArgs);
     } catch (error) {
       // Chromium names its sandbox when that is what stopped it ("No usable sandbox!", …); any
       // other failure is the launch's own and is not worth a second try.
@@ -36,7 +38,7 @@ export async function launchSandboxed(
       failure = launchFailure(error, chromiumPath).message;
     }
   }
-  const session = await launchChromium(launcher.executablePath, viewport, tag, false);
+  const session = await launchChromium(launcher.executablePath, viewport, tag, false, extraArgs);
   sandboxFailures.set(key, failure);
   problem(
     `Chromium runs WITHOUT its sandbox, so a page exploiting a flaw in Chromium gets every right ` +

@@ -1,3 +1,4 @@
+import type { NetworkPolicy } from "../network/policy.js";
 import type { BrowserAccess } from "./browser-access.js";
 import type { BrowserMemoryExceeded } from "./memory-watchdog.js";
 
@@ -44,6 +45,11 @@ export interface RunBrowserOptions {
   memoryLimitBytes?: number;
   /** Told once when the browser was killed for its memory; the error says how much it used. */
   onMemoryExceeded?: (error: BrowserMemoryExceeded) => void;
+  /**
+   * Where the page may connect: every request it makes goes through a proxy that enforces it.
+   * Nothing private by default.
+   */
+  network?: NetworkPolicy;
   /** Told about each problem that does not fail a step (recording, closing), as it happens. */
   onProblem?: (message: string) => void;
 }

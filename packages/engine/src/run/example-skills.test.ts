@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSkillFile } from "../definition/load.js";
+import { LOCAL_TEST_NETWORK } from "../network/test-support/local-network.js";
 import { executeSkill } from "./execute-skill.js";
 import type { EngineEvent } from "./types.js";
 
@@ -39,6 +40,8 @@ async function runSkill(file: string, inputs: Record<string, unknown>) {
     run: { id: "run_1", skill_id: definition.id },
     signal: new AbortController().signal,
     onEvent: (event) => events.push(event),
+    // The fixture server is on loopback.
+    network: LOCAL_TEST_NETWORK,
   });
   const logs = events.flatMap((event) => (event.type === "log" ? [event.message] : []));
   return { result, logs };

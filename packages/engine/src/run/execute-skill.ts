@@ -9,6 +9,17 @@ import type { ExecuteSkillOptions, ExecutionResult, StepError, StepRef } from ".
  */
 export async function executeSkill(options: ExecuteSkillOptions): Promise<ExecutionResult> {
   const run = createExecution(options);
+  try {
+    return await executeSteps(run, options);
+  } finally {
+    await run.network.close();
+  }
+}
+
+async function executeSteps(
+  run: Execution,
+  options: ExecuteSkillOptions,
+): Promise<ExecutionResult> {
   const started = run.now();
   run.emit({ type: "run_started" });
   for (const [index, step] of options.definition.steps.entries()) {

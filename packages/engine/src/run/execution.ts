@@ -1,5 +1,6 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
 import type { ExpressionScope } from "../expressions/evaluate.js";
+import { type NetworkAccess, networkAccess } from "../network/network-access.js";
 import { DataLimitExceeded, DEFAULT_ENGINE_LIMITS, type EngineLimits } from "./limits.js";
 import type { EngineEvent, ExecuteSkillOptions, StepRef } from "./types.js";
 
@@ -11,6 +12,8 @@ export interface Execution {
   readonly signal: AbortSignal;
   readonly browser: BrowserAccess | undefined;
   readonly limits: EngineLimits;
+  /** Where the run may connect; its dispatcher is closed when the run ends. */
+  readonly network: NetworkAccess;
   /** Replaced, never changed in place, so a value handed out stays as it was. */
   readonly data: Record<string, unknown>;
   /** Milliseconds, from `ExecuteSkillOptions.now`. */
@@ -35,6 +38,7 @@ export function createExecution(options: ExecuteSkillOptions): Execution {
     signal: options.signal,
     browser: options.browser,
     limits,
+    network: networkAccess(options.network),
     get data() {
       return data;
     },

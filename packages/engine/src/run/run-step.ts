@@ -82,6 +82,7 @@ async function runAttempt(
     step: ref,
     signal: timed.signal,
     limits: run.limits,
+    network: run.network,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(run.browser === undefined ? {} : { browser: run.browser }),
     resolve: (value) => resolveValue(value, run.scope()),

@@ -1,5 +1,6 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
 import type { SkillDefinition } from "../definition/types.js";
+import type { NetworkPolicy } from "../network/policy.js";
 import type { StepKind } from "../steps/registry.js";
 import type { EngineLimits } from "./limits.js";
 
@@ -86,4 +87,9 @@ export interface ExecuteSkillOptions {
   browser?: BrowserAccess;
   /** What the run may produce; DEFAULT_ENGINE_LIMITS for what is not given. */
   limits?: Partial<EngineLimits>;
+  /**
+   * Where http steps may connect (the browser takes its own, see RunBrowserOptions.network);
+   * nothing private by default.
+   */
+  network?: NetworkPolicy;
 }

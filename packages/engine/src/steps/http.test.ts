@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSkillDefinition } from "../definition/parse.js";
+import type { NetworkPolicy } from "../network/policy.js";
+import { LOCAL_TEST_NETWORK } from "../network/test-support/local-network.js";
 import { executeSkill } from "../run/execute-skill.js";
 import type { EngineEvent } from "../run/types.js";
 
@@ -76,7 +78,13 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function run(steps: string, inputs: Record<string, unknown> = {}, signal?: AbortSignal) {
+/** Runs `steps` with inputs.base set; the fixture server is on loopback, allowed by default here. */
+async function run(
+  steps: string,
+  inputs: Record<string, unknown> = {},
+  signal?: AbortSignal,
+  network: NetworkPolicy = LOCAL_TEST_NETWORK,
+) {
   const definition = parseSkillDefinition(`id: s\nname: S\nsteps:\n${steps}`, "s.yaml");
   const events: EngineEvent[] = [];
   const started = Date.now();
@@ -86,6 +94,7 @@ async function run(steps: string, inputs: Record<string, unknown> = {}, signal?:
     run: { id: "run_1", skill_id: "s" },
     signal: signal ?? new AbortController().signal,
     onEvent: (event) => events.push(event),
+    network,
   });
   return { result, events, elapsed: Date.now() - started };
 }

@@ -1,5 +1,6 @@
 import { parseDuration } from "../definition/duration.js";
 import { ref, text } from "../definition/schema-parts.js";
+import { NetworkRefused } from "../network/guard.js";
 import { withTimeout } from "../run/abort.js";
 import { checkStatus, responseResult } from "./http-response.js";
 import { BodyTooLarge, readBodyText } from "./read-body.js";
@@ -73,6 +74,14 @@ async function runHttp(action: HttpRequest, context: StepContext): Promise<unkno
   const url = await context.render(action.url);
   const target = `${method} ${url}`;
   if (!isHttpAddress(url)) throw new Error(`${target}: not an http:// or https:// address`);
+  // Refused before anything is sent; the dispatcher checks again at connect time, every redirect
+  // hop included, so what DNS answers later cannot get past either.
+  try {
+    await context.network.guard.checkUrl(url);
+  } catch (error) {
+    if (error instanceof NetworkRefused) throw new Error(`${target} refused: ${error.message}`);
+    throw new Error(`${target} failed: ${networkCause(error)}`);
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(action.headers ?? {})) {
     headers[name] = await context.render(value);
@@ -115,13 +124,17 @@ async function send(
     () => new Error(`${target} timed out after ${timeout}`),
   );
   try {
-    const response = await fetch(url, { ...init, signal: timed.signal });
+    const dispatcher = context.network.dispatcher();
+    // Node's fetch takes an undici dispatcher; its RequestInit type does not say so.
+    const response = await fetch(url, { ...init, signal: timed.signal, dispatcher } as RequestInit);
     return { response, text: await readBodyText(response, maxBytes, target) };
   } catch (error) {
     if (error instanceof BodyTooLarge) throw error;
     if (timed.timedOut()) throw timed.signal.reason;
     // An aborted run or step timeout is told apart by the engine; the message does not matter.
     if (context.signal.aborted) throw error;
+    const refused = refusalOf(error);
+    if (refused !== undefined) throw new Error(`${target} refused: ${refused.message}`);
     throw new Error(`${target} failed: ${networkCause(error)}`);
   } finally {
     timed.dispose();
@@ -135,6 +148,16 @@ export function isHttpAddress(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The guard's refusal behind a fetch failure (e.g. a redirect to a private address). */
+function refusalOf(error: unknown): NetworkRefused | undefined {
+  let cause: unknown = error;
+  for (let depth = 0; depth < 4 && cause instanceof Error; depth += 1) {
+    if (cause instanceof NetworkRefused) return cause;
+    cause = cause.cause;
+  }
+  return undefined;
 }
 
 /** fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, …) is in its cause. */

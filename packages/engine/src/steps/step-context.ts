@@ -1,4 +1,5 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
+import type { NetworkAccess } from "../network/network-access.js";
 import type { EngineLimits } from "../run/limits.js";
 import type { LogLevel, StepRef } from "../run/types.js";
 
@@ -11,6 +12,8 @@ export interface StepContext {
   timeoutMs?: number;
   /** What the run may produce (response sizes, data). */
   limits: EngineLimits;
+  /** Where the run may connect: every request a step makes goes through it. */
+  network: NetworkAccess;
   /** The run's browser, opened on first use; absent where the runner has none. */
   browser?: BrowserAccess;
   /** Resolves the templates in a value of the action against the run as it is now. */

@@ -1,5 +1,7 @@
-import { errors } from "playwright-core";
+import { errors, type Response } from "playwright-core";
 import { text } from "../../definition/schema-parts.js";
+import { REFUSED_HEADER } from "../../network/browser-proxy.js";
+import { NetworkRefused } from "../../network/guard.js";
 import { isHttpAddress } from "../../steps/http.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { firstLine, withoutApiName } from "../error-text.js";
@@ -24,10 +26,17 @@ export const gotoStep = defineStepKind<GotoAction>({
   async run(action, context) {
     const url = await context.render(typeof action === "string" ? action : action.url);
     if (!isHttpAddress(url)) throw new Error(`goto ${url}: not an http:// or https:// address`);
+    // Said plainly here; the browser's proxy holds every later request (redirects, subresources)
+    // to the same policy. A name that does not resolve is left to the browser to report.
+    const refused = await context.network.guard.checkUrl(url).then(
+      () => undefined,
+      (error: unknown) => (error instanceof NetworkRefused ? error : undefined),
+    );
+    if (refused !== undefined) throw new Error(`goto ${url} refused: ${refused.message}`);
     const { page, timeout } = await stepPage(context, NAVIGATION_TIMEOUT_MS);
+    let response: Response | null;
     try {
-      const response = await page.goto(url, { timeout, signal: context.signal });
-      return { url: page.url(), status: response?.status() ?? null };
+      response = await page.goto(url, { timeout, signal: context.signal });
     } catch (error) {
       if (context.signal.aborted) throw error;
       if (error instanceof errors.TimeoutError) {
@@ -36,5 +45,10 @@ export const gotoStep = defineStepKind<GotoAction>({
       // e.g. `page.goto: net::ERR_CONNECTION_REFUSED at http://…`
       throw new Error(`goto ${url} failed: ${withoutApiName(firstLine(error))}`);
     }
+    // A redirect to where the network policy forbids: the browser's proxy answered instead.
+    const refusal = response?.headers()[REFUSED_HEADER];
+    if (refusal !== undefined)
+      throw new Error(`goto ${url} refused: ${decodeURIComponent(refusal)}`);
+    return { url: page.url(), status: response?.status() ?? null };
   },
 });

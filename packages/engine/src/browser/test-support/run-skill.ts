@@ -1,4 +1,6 @@
 import { parseSkillDefinition } from "../../definition/parse.js";
+import type { NetworkPolicy } from "../../network/policy.js";
+import { LOCAL_TEST_NETWORK } from "../../network/test-support/local-network.js";
 import { executeSkill } from "../../run/execute-skill.js";
 import type { EngineEvent, ExecutionResult } from "../../run/types.js";
 import type { BrowserAccess } from "../browser-access.js";
@@ -11,6 +13,8 @@ export async function runSkill(
     browser: BrowserAccess;
     signal?: AbortSignal;
     onEvent?: (event: EngineEvent) => void;
+    /** Loopback allowed by default, for the fixture site. */
+    network?: NetworkPolicy;
   },
 ): Promise<ExecutionResult & { events: EngineEvent[] }> {
   const definition = parseSkillDefinition(`id: s\nname: S\nsteps:\n${steps}`, "s.yaml");
@@ -25,6 +29,7 @@ export async function runSkill(
       options.onEvent?.(event);
     },
     browser: options.browser,
+    network: options.network ?? LOCAL_TEST_NETWORK,
   });
   return { ...result, events };
 }

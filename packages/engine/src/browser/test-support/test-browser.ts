@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { LOCAL_TEST_NETWORK } from "../../network/test-support/local-network.js";
 import { findChromium } from "../find-chromium.js";
 import { createRunBrowser } from "../run-browser.js";
 import type { RunBrowser, RunBrowserOptions, VideoOptions } from "../types.js";
@@ -37,6 +38,8 @@ export async function testBrowser(options: TestBrowserOptions = {}): Promise<Tes
     executablePath: () => findChromium(process.env),
     tag,
     screenshotDir,
+    // The fixture site is on loopback; tests of the guard pass their own policy.
+    network: LOCAL_TEST_NETWORK,
     ...overrides,
     ...(video === false ? {} : { video: { path: videoPath, ...video } }),
   });

@@ -1,6 +1,7 @@
 import type { ChromiumEnv } from "../../browser/find-chromium.js";
 import type { RecordedVideo } from "../../browser/types.js";
 import type { SkillDefinition } from "../../definition/types.js";
+import type { NetworkPolicy } from "../../network/policy.js";
 import type { EngineLimits } from "../limits.js";
 import type { EngineEvent, ExecutionResult, RunInfo } from "../types.js";
 
@@ -16,6 +17,8 @@ export interface RunJob {
   inputs: Record<string, unknown>;
   run: RunInfo;
   limits: EngineLimits;
+  /** Where the run may connect: its http steps and every request of its browser. */
+  network: NetworkPolicy;
   /** Added to the host's Date.now() so its timestamps follow the server's clock. */
   clockOffsetMs: number;
   browser: {

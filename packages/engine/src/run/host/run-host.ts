@@ -50,6 +50,7 @@ async function execute(job: RunJob): Promise<void> {
     video: { path: job.browser.videoPath },
     screenshotDir: job.browser.screenshotDir,
     tag: job.browser.tag,
+    network: job.network,
     user: job.browser.user,
     memoryLimitBytes: job.browser.memoryLimitBytes,
     onProblem: (message) => post({ type: "problem", message }),
@@ -69,6 +70,7 @@ async function execute(job: RunJob): Promise<void> {
       now: () => Date.now() + job.clockOffsetMs,
       browser: browser.access,
       limits: job.limits,
+      network: job.network,
     });
   } catch (error) {
     // The engine reports a step's failure as a result; a throw is a fault of the engine itself.
