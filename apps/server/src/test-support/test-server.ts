@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseSkillDefinition } from "@skillrun/engine";
+import type { Logger } from "pino";
 import type { AppDeps } from "../app.js";
 import { loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
@@ -35,6 +36,10 @@ export interface TestServerOptions {
   chromiumPath?: string;
   /** Last word on the app's dependencies (failing repositories, PUBLIC_URL, …). */
   override?: (deps: AppDeps) => AppDeps;
+  /** The server's logger (to read what it logs); a silent one by default. */
+  logger?: Logger;
+  /** More configuration, as environment variables over the test defaults (TRUST_PROXY, …). */
+  env?: Record<string, string>;
 }
 
 export interface TestServer {
@@ -90,6 +95,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     WORKER_POLL_MS: "250",
     ...(options.chromiumPath ? { CHROMIUM_PATH: options.chromiumPath } : {}),
     PATH: process.env.PATH,
+    ...options.env,
   });
   const runtime = await createRuntime(
     config,
@@ -98,6 +104,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       clock,
       ...(options.worker && { worker: options.worker }),
       ...(options.override && { app: options.override }),
+      ...(options.logger && { logger: options.logger }),
     },
   ).catch(async (error: unknown) => {
     await database.drop();
