@@ -6,6 +6,7 @@ import { migrateCommand } from "./cli/migrate.js";
 import { serve } from "./cli/serve.js";
 import { skillsImport } from "./cli/skills.js";
 import { workerCommand } from "./cli/worker.js";
+import { PRIVATE_UMASK } from "./private-files.js";
 
 const USAGE = `Usage: skillrun <command>
 
@@ -23,6 +24,9 @@ Configuration comes from the environment (DATABASE_URL, HOST, PORT, ...): see th
 
 /** The `skillrun` command line: one sub-command per task, each in cli/. */
 async function main(argv: string[]): Promise<number> {
+  // Whatever this process or its children create (SQLite's journal, ffmpeg's videos, Chromium's
+  // profile) is private to the service's user; see private-files.ts.
+  process.umask(PRIVATE_UMASK);
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
