@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "./db/database.js";
-import { VideoStore } from "./videos/video-store.js";
 import { keptSigningSecret } from "./videos/signing-secret.js";
+import { VideoStore } from "./videos/video-store.js";
 
 let root: string;
 // The usual umask (0o022) would leave files readable by all: the modes below are Skillrun's own.

@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunSession } from "../src/domain/api-types.js";
-import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
+import { startTestServer } from "../src/test-support/test-server.js";
 import { call, skillRecord } from "./support/http.js";
 import { VIDEO_BYTES } from "./support/videos.js";
 
