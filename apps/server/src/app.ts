@@ -6,10 +6,15 @@ import type { RunRepository } from "./db/repositories/runs.js";
 import type { SkillRepository } from "./db/repositories/skills.js";
 import type { Clock } from "./domain/clock.js";
 import { RouteNotFound } from "./domain/errors.js";
+import type { InputLimits } from "./domain/input-limits.js";
 import { demoRouter } from "./http/demo.js";
 import { docsRouter } from "./http/docs.js";
 import { errorHandler } from "./http/error-handler.js";
+import { headAsGet } from "./http/head-as-get.js";
+import { linkBaseOf } from "./http/public-url.js";
+import { pydanticQueryIntegers } from "./http/query-integers.js";
 import { requestLogging } from "./http/request-logging.js";
+import { refuseUnstorableText } from "./http/storable-text.js";
 import { openApiValidator } from "./http/validator.js";
 import { paths } from "./paths.js";
 import { runsRouter } from "./routes/runs.js";
@@ -28,10 +33,18 @@ export interface AppDeps {
   /** The time video addresses expire by. */
   clock: Clock;
   logger: Logger;
+  /**
+   * The address the server listens on (HOST and the bound port, known once it listens): the base
+   * of absolute links when PUBLIC_URL is unset and no trusted proxy says otherwise.
+   */
+  serverUrl: () => string;
   config: {
     bodyLimitBytes: number;
     validateResponses: boolean;
     publicUrl: string | undefined;
+    /** Express's `trust proxy` setting (TRUST_PROXY). */
+    trustProxy: boolean | number | string;
+    inputLimits: InputLimits;
     videoUrlTtlSeconds: number;
     videoSigningSecret: string;
   };
@@ -41,6 +54,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
+  app.set("trust proxy", deps.config.trustProxy);
 
   app.use(requestLogging(deps.logger));
   app.get("/healthz", (_req, res) => {
@@ -61,6 +75,8 @@ export function createApp(deps: AppDeps): Express {
   // Not strict: any JSON value parses, so a body such as "abc" reaches the validator and is
   // reported as the wrong type (FastAPI's answer) rather than as a decode error.
   app.use(express.json({ limit: deps.config.bodyLimitBytes, strict: false }));
+  const head = headAsGet();
+  app.use(head.before);
   app.use(
     openApiValidator({
       specPath: paths.openapi,
@@ -68,6 +84,10 @@ export function createApp(deps: AppDeps): Express {
       validateResponses: deps.config.validateResponses,
     }),
   );
+  app.use(head.after);
+  // What the spec cannot say: text the database cannot hold, integers as Pydantic reads them.
+  app.use(refuseUnstorableText());
+  app.use(pydanticQueryIntegers());
   const signer = new VideoUrlSigner(
     deps.config.videoSigningSecret,
     deps.config.videoUrlTtlSeconds,
@@ -81,7 +101,8 @@ export function createApp(deps: AppDeps): Express {
       skills: deps.skills,
       videos: deps.videos,
       signer,
-      publicUrl: deps.config.publicUrl,
+      linkBase: linkBaseOf({ publicUrl: deps.config.publicUrl, serverUrl: deps.serverUrl }),
+      inputLimits: deps.config.inputLimits,
     }),
   );
   app.use("/v1", videosRouter({ videos: deps.videos, signer }));

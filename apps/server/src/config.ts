@@ -114,6 +114,30 @@ const ConfigSchema = z.object({
         context.addIssue({ code: "custom", message: (error as Error).message });
       }
     }),
+  // --- Hostile requests: inputs, proxies ---
+  // Largest accepted run `inputs`, in bytes of JSON (after string inputs are converted to their
+  // declared types); larger inputs are a 422 at body.inputs.
+  INPUTS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024),
+  // Deepest accepted nesting of arrays and objects in run `inputs` (the inputs object is level
+  // 1); deeper inputs are a 422 at body.inputs.
+  INPUTS_MAX_DEPTH: z.coerce.number().int().min(1).max(1000).default(32),
+  // Which peers are proxies whose X-Forwarded-Proto/-Host (and Host) may shape the absolute links
+  // the server writes (`video_url`, `Link`), with Express's `trust proxy` semantics: "false" (the
+  // default: links come from PUBLIC_URL, else HOST and the bound port), "true" (any peer), a hop
+  // count ("1"), or addresses/subnets/names ("loopback, 10.0.0.0/8").
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((v): boolean | number | string => {
+      const text = v.trim();
+      if (text === "true" || text === "false") return text === "true";
+      return /^\d+$/.test(text) ? Number(text) : text;
+    }),
+  // --- end of hostile requests ---
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

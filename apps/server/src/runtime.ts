@@ -9,6 +9,8 @@ import type { Config } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import { localDataDir } from "./db/database-url.js";
 import { type Clock, systemClock } from "./domain/clock.js";
+import { answerClientError } from "./http/client-errors.js";
+import { serverUrlOf } from "./http/public-url.js";
 import { networkPolicyOf, ownAddresses } from "./network-policy.js";
 import { createRepositories, type Repositories } from "./repositories.js";
 import { keptSigningSecret } from "./videos/signing-secret.js";
@@ -117,6 +119,8 @@ export async function createRuntime(
         )
       : undefined;
   let server: Server | undefined;
+  // Known once the server listens (PORT=0 picks a free port).
+  let boundUrl: string | undefined;
 
   function appDeps(): AppDeps {
     const deps: AppDeps = {
@@ -124,10 +128,13 @@ export async function createRuntime(
       videos,
       clock,
       logger,
+      serverUrl: () => boundUrl ?? serverUrlOf(config.HOST, config.PORT),
       config: {
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
         validateResponses: config.VALIDATE_RESPONSES,
         publicUrl: config.PUBLIC_URL,
+        trustProxy: config.TRUST_PROXY,
+        inputLimits: { maxBytes: config.INPUTS_MAX_BYTES, maxDepth: config.INPUTS_MAX_DEPTH },
         videoUrlTtlSeconds: config.VIDEO_URL_TTL_SECONDS,
         videoSigningSecret:
           config.VIDEO_SIGNING_SECRET ??
@@ -140,6 +147,8 @@ export async function createRuntime(
   async function listen(http: Express): Promise<string> {
     const listening = http.listen(config.PORT, config.HOST);
     server = listening;
+    // Malformed requests Node refuses before Express sees them get a JSON body too.
+    listening.on("clientError", answerClientError);
     await new Promise<void>((resolve, reject) => {
       listening.once("listening", resolve);
       listening.once("error", (error: NodeJS.ErrnoException) =>
@@ -155,7 +164,8 @@ export async function createRuntime(
     if (overrides.allowOwnAddress) {
       network = networkPolicyOf(config, ownAddresses(config, port));
     }
-    return config.PUBLIC_URL ?? `http://${config.HOST}:${port}`;
+    boundUrl = serverUrlOf(config.HOST, port);
+    return config.PUBLIC_URL ?? boundUrl;
   }
 
   return {

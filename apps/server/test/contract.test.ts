@@ -279,6 +279,16 @@ const table: Table = {
     "401": unauthorized(async (ctx, key) =>
       call(ctx.main.origin, "POST", `/v1/run/${await newRun(ctx)}/cancel`, { key }),
     ),
+    "413": [
+      {
+        name: "a body over 1 MiB (a cancel takes none, but any body is read)",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await newRun(ctx)}/cancel`, {
+            key: ctx.alice,
+            body: oversizedRunBody(ALICE_SKILL),
+          }),
+      },
+    ],
     "404": [
       {
         name: "an unknown run",

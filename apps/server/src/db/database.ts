@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -7,6 +6,7 @@ import pg from "pg";
 import { PrismaClient as PostgresPrismaClient } from "../generated/postgres/client/client.js";
 import { PrismaClient } from "../generated/sqlite/client/client.js";
 import { paths } from "../paths.js";
+import { makePrivateDatabaseFile, makePrivateDir } from "../private-files.js";
 import { type Flavour, flavourOf, sqlitePath } from "./database-url.js";
 import { applyMigrations, type Migration, readMigrations } from "./migrations.js";
 import { postgresMigrationDriver } from "./postgres-migration-driver.js";
@@ -44,7 +44,8 @@ export async function migrate(url: string): Promise<string[]> {
 
 async function migrateSqlite(url: string, migrations: Migration[]): Promise<string[]> {
   const file = sqlitePath(url);
-  mkdirSync(dirname(file), { recursive: true });
+  makePrivateDir(dirname(file));
+  makePrivateDatabaseFile(file);
   const db = new BetterSqlite3(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   try {
     // WAL lets readers go on while a writer writes; the mode is stored in the file itself.

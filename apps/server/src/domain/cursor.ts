@@ -1,3 +1,5 @@
+import { RUN_ID_PATTERN } from "./ids.js";
+
 /** A position in the run list: the last run of a page, in the list's order. */
 export interface Cursor {
   createdAt: Date;
@@ -23,12 +25,19 @@ export function encodeCursor(cursor: Cursor): string {
   return encodePair([cursor.createdAt.toISOString(), cursor.id]);
 }
 
+// Cursors only hold what the server could have issued: a run's creation time (stamped by the
+// server's clock, so within the years every database flavour stores) and a run id. Anything else
+// (year 0, negative years, NULs in the id) is refused before it reaches a query.
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** Decodes a cursor made by encodeCursor; null when the text is not one. */
 export function decodeCursor(text: string): Cursor | null {
   const [at, id] = decodePair(text) ?? [];
-  if (typeof at !== "string" || typeof id !== "string") return null;
+  if (typeof at !== "string" || typeof id !== "string" || !RUN_ID_PATTERN.test(id)) return null;
   const createdAt = new Date(at);
-  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at) return null;
+  const time = createdAt.getTime();
+  if (!(time >= EARLIEST && time <= LATEST) || createdAt.toISOString() !== at) return null;
   return { createdAt, id };
 }
 
@@ -37,8 +46,16 @@ export function encodeEventCursor(afterId: number): string {
   return encodePair(["event", afterId]);
 }
 
+// Event ids are a 32-bit serial on PostgreSQL (and SQLite's rowid never gets near it here).
+const LAST_EVENT_ID = 2 ** 31 - 1;
+
 /** Decodes a cursor made by encodeEventCursor; null when the text is not one. */
 export function decodeEventCursor(text: string): number | null {
   const [tag, id] = decodePair(text) ?? [];
-  return tag === "event" && Number.isSafeInteger(id) && (id as number) >= 0 ? (id as number) : null;
+  return tag === "event" &&
+    Number.isSafeInteger(id) &&
+    (id as number) >= 0 &&
+    (id as number) <= LAST_EVENT_ID
+    ? (id as number)
+    : null;
 }

@@ -1,5 +1,8 @@
 import { v7 as uuidv7 } from "uuid";
 
+/** What every run id looks like (the version digit is not checked: ids made elsewhere may differ). */
+export const RUN_ID_PATTERN = /^run_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** Run ids are `run_` + a UUID v7, so they sort roughly by creation time. */
 export function newRunId(): string {
   return `run_${uuidv7()}`;

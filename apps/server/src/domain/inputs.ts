@@ -69,11 +69,26 @@ function coerce(type: DataType, raw: unknown): Coerced {
   }
 }
 
+// What Pydantic v2 (Rust's float parser) reads as a number from text, after trimming whitespace:
+// decimal digits with an optional sign, point and exponent, single underscores between digits.
+// Not hexadecimal, binary or octal forms, nor "Infinity", which JavaScript's Number() accepts.
+const DECIMAL =
+  /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$/;
+// Pydantic also reads these, but a run's inputs are JSON, which has no place for them.
+const NON_FINITE = /^[+-]?(?:inf|infinity|nan)$/i;
+
 function toNumber(raw: unknown): Coerced {
   if (typeof raw === "number" && Number.isFinite(raw)) return { ok: true, value: raw };
-  if (typeof raw === "string" && raw.trim() !== "") {
-    const n = Number(raw.trim());
-    if (Number.isFinite(n)) return { ok: true, value: n };
+  if (typeof raw === "string") {
+    const text = raw.trim();
+    if (DECIMAL.test(text)) {
+      const n = Number(text.replaceAll("_", ""));
+      if (Number.isFinite(n)) return { ok: true, value: n };
+    }
+    if (NON_FINITE.test(text) || DECIMAL.test(text)) {
+      // "inf", or digits too many for a double ("1e999")
+      return { ok: false, type: "finite_number", msg: "Input should be a finite number" };
+    }
     return {
       ok: false,
       type: "float_parsing",

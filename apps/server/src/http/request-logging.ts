@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
+import { redactHeaders, redactQuery, redactUrl } from "./log-redaction.js";
 
 // A caller's X-Request-Id is kept when it is a sane token; anything else is replaced.
 const ACCEPTABLE_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -16,8 +17,18 @@ export function requestLogging(logger: Logger) {
       res.setHeader("X-Request-Id", id);
       return id;
     },
-    // Keys never reach the logs.
-    redact: ["req.headers.authorization"],
+    // Credentials never reach the logs, wherever a caller put them (see log-redaction.ts). The
+    // request's loggers (`req.log`) are bound to this serialization too.
+    serializers: {
+      req(req: { url?: string; query?: unknown; headers?: Record<string, unknown> }) {
+        return {
+          ...req,
+          url: req.url === undefined ? undefined : redactUrl(req.url),
+          query: redactQuery(req.query),
+          headers: redactHeaders(req.headers),
+        };
+      },
+    },
     customLogLevel(_req, res, error) {
       if (error || res.statusCode >= 500) return "error";
       return res.statusCode >= 400 ? "warn" : "info";

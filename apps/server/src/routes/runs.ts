@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from "express";
+import express, { type Response, type Router } from "express";
 import type { RunEventRepository } from "../db/repositories/run-events.js";
 import type { RunRepository } from "../db/repositories/runs.js";
 import type { SkillRepository } from "../db/repositories/skills.js";
@@ -10,17 +10,16 @@ import {
   encodeEventCursor,
 } from "../domain/cursor.js";
 import { RequestInvalid, RunNotFound, SkillNotFound, VideoNotFound } from "../domain/errors.js";
+import { type InputLimits, inputLimitIssue } from "../domain/input-limits.js";
 import { checkInputs } from "../domain/inputs.js";
 import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
-import { publicBaseUrl } from "../http/public-url.js";
+import type { Origin } from "../http/public-url.js";
+import { isStorableText } from "../http/storable-text.js";
 import type { VideoUrlSigner } from "../videos/signed-url.js";
 import type { VideoStore } from "../videos/video-store.js";
 
 const DEFAULT_PAGE_SIZE = 100;
-
-/** What the helpers below read of a request, whichever operation's it is. */
-type Origin = Pick<Request, "protocol" | "get">;
 
 /** The run operations of openapi.yaml. Requests reach them already validated against it. */
 export function runsRouter(deps: {
@@ -29,20 +28,26 @@ export function runsRouter(deps: {
   skills: SkillRepository;
   videos: VideoStore;
   signer: VideoUrlSigner;
-  publicUrl: string | undefined;
+  /** The base of the absolute links written for a request (see http/public-url.ts). */
+  linkBase: (req: Origin) => string;
+  inputLimits: InputLimits;
 }): Router {
   const { runs, runEvents, skills, videos, signer } = deps;
   const router = express.Router();
+  // An id the database could not hold names no run (and must not reach a query).
+  router.param("id", (_req, _res, next, id: string) => {
+    next(isStorableText(id) ? undefined : new RunNotFound());
+  });
 
   /** The signed address of the run's video on the server this request reached; null without one. */
   async function videoUrlOf(req: Origin, runId: string): Promise<string | null> {
     if ((await videos.find(runId)) === null) return null;
-    return signer.urlFor(publicBaseUrl(req, deps.publicUrl), runId);
+    return signer.urlFor(deps.linkBase(req), runId);
   }
 
   /** `Link: <…>; rel="next"`: the address of the page after this one, on this server. */
   function setNextLink(req: Origin, res: Response, path: string, query: URLSearchParams): void {
-    res.setHeader("Link", `<${publicBaseUrl(req, deps.publicUrl)}${path}?${query}>; rel="next"`);
+    res.setHeader("Link", `<${deps.linkBase(req)}${path}?${query}>; rel="next"`);
   }
 
   async function withVideoUrl(req: Origin, run: RunSession): Promise<RunSession> {
@@ -57,6 +62,9 @@ export function runsRouter(deps: {
       if (!skill) throw new SkillNotFound();
       const checked = checkInputs(skill.inputs, req.body.inputs);
       if (!checked.ok) throw new RequestInvalid(checked.issues);
+      // Measured on what is stored: inputs given as JSON text are parsed by now.
+      const tooLarge = inputLimitIssue(checked.values, deps.inputLimits);
+      if (tooLarge) throw new RequestInvalid([tooLarge]);
       const run = await runs.create({ owner, skill, inputs: checked.values });
       res.json(await withVideoUrl(req, run));
     }),

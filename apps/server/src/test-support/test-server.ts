@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseSkillDefinition } from "@skillrun/engine";
+import type { Logger } from "pino";
 import type { AppDeps } from "../app.js";
 import { loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
@@ -39,6 +40,10 @@ export interface TestServerOptions {
   override?: (deps: AppDeps) => AppDeps;
   /** ALLOW_PRIVATE_NETWORKS; true (unlike production) unless a test of the guard says false. */
   allowPrivateNetworks?: boolean;
+  /** The server's logger (to read what it logs); a silent one by default. */
+  logger?: Logger;
+  /** More configuration, as environment variables over the test defaults (TRUST_PROXY, …). */
+  env?: Record<string, string>;
 }
 
 export interface TestServer {
@@ -98,6 +103,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Test runs call fixture servers on loopback, which the default policy refuses; a test of the
     // guard itself starts its server with `allowPrivateNetworks: false`.
     ALLOW_PRIVATE_NETWORKS: options.allowPrivateNetworks === false ? "false" : "true",
+    ...options.env,
   });
   const runtime = await createRuntime(
     config,
@@ -106,6 +112,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       clock,
       ...(options.worker && { worker: options.worker }),
       ...(options.override && { app: options.override }),
+      ...(options.logger && { logger: options.logger }),
     },
   ).catch(async (error: unknown) => {
     await database.drop();

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { makePrivateDir, PRIVATE_FILE_MODE } from "../private-files.js";
 
 const MIN_LENGTH = 32;
 
@@ -9,9 +10,9 @@ const MIN_LENGTH = 32;
  * base64url) and written readable by this user only. Two servers starting at once agree on one.
  */
 export function keptSigningSecret(file: string): string {
-  mkdirSync(dirname(file), { recursive: true });
+  makePrivateDir(dirname(file));
   const draft = `${file}.${process.pid}.tmp`;
-  writeFileSync(draft, `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600 });
+  writeFileSync(draft, `${randomBytes(32).toString("base64url")}\n`, { mode: PRIVATE_FILE_MODE });
   try {
     // link() publishes the whole file at once and fails when one exists: the first writer wins.
     linkSync(draft, file);

@@ -1,5 +1,6 @@
 import { mkdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { PRIVATE_DIR_MODE } from "../private-files.js";
 
 // Run ids are `run_<uuid>`; anything else never names a file, so no id can reach outside the folder.
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -38,7 +39,7 @@ export class VideoStore {
   /** Where the run's video is to be written; creates the store's folder when needed. */
   async pathForWriting(runId: string): Promise<string> {
     if (!SAFE_ID.test(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     return join(this.dir, `${runId}.webm`);
   }
 }

@@ -31,11 +31,16 @@ export function checkStatus(
 
 /** The response as data: JSON parsed when its content type says so. */
 export function responseResult(response: Response, text: string, target: string): HttpResult {
-  const headers: Record<string, string> = {};
+  // Collected in a Map, not an object: a header named `constructor` or `__proto__` must be
+  // stored as its value, not find (or replace) a member of Object.prototype.
+  const collected = new Map<string, string>();
   for (const [name, value] of response.headers) {
     // Set-Cookie comes once per cookie.
-    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+    const earlier = collected.get(name);
+    collected.set(name, earlier === undefined ? value : `${earlier}, ${value}`);
   }
+  // fromEntries defines each name as an own property, `__proto__` included.
+  const headers: Record<string, string> = Object.fromEntries(collected);
   return {
     status: response.status,
     headers,

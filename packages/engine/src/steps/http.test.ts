@@ -46,6 +46,20 @@ const routes: Record<string, (request: IncomingMessage, response: ServerResponse
     response.setHeader("Set-Cookie", ["a=1", "b=2"]);
     send(response, 200, "text/plain", "");
   },
+  "/proto-headers": (_request, response) => {
+    // Raw header pairs: names a plain object would take for its prototype's members.
+    response.writeHead(200, [
+      "Constructor",
+      "c",
+      "__proto__",
+      "p",
+      "toString",
+      "t",
+      "Content-Type",
+      "text/plain",
+    ]);
+    response.end();
+  },
   "/flaky": (_request, response) => {
     flakyCalls += 1;
     if (flakyCalls < 3) send(response, 503, "text/plain", "busy");
@@ -179,6 +193,17 @@ describe("the http step", () => {
     expect(result.data).toMatchObject({
       r: { headers: { "x-custom": "yes", "set-cookie": "a=1, b=2", "content-type": "text/plain" } },
     });
+  });
+
+  it("stores headers named constructor, __proto__ or toString as their values", async () => {
+    const { result } = await run(
+      '  - http: { url: "{{ inputs.base }}/proto-headers", save_as: r }\n',
+    );
+    const headers = (result.data as { r: { headers: Record<string, unknown> } }).r.headers;
+    expect(Object.hasOwn(headers, "__proto__")).toBe(true);
+    expect(JSON.parse(JSON.stringify(headers))).toMatchObject(
+      JSON.parse('{"constructor":"c","__proto__":"p","tostring":"t","content-type":"text/plain"}'),
+    );
   });
 
   it("fails on a status it does not expect, showing the start of the body", async () => {

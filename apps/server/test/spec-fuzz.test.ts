@@ -1,0 +1,152 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunSession } from "../src/domain/api-types.js";
+import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
+import { type FuzzRequest, type Pools, requestsOf } from "./support/fuzz-requests.js";
+import { skillRecord } from "./support/http.js";
+import { bodyValidator, declaredResponse, type Operation, operations } from "./support/spec.js";
+import { VIDEO_BYTES } from "./support/videos.js";
+
+/**
+ * Every operation of openapi.yaml, fuzzed from the spec (fast-check): valid requests get a
+ * 2xx or a 404, invalid ones (wrong types, missing and extra fields, NULs and odd unicode, huge
+ * and deep values, bad ids, bad query arrays, wrong content types) a 4xx; every answer is a
+ * status the spec declares for the operation with a body valid against its schema, never a 5xx.
+ * FUZZ_RUNS sets the cases per operation (1,000 by default); a failure prints the seed and path
+ * to replay it (FUZZ_SEED, FUZZ_PATH).
+ */
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const PATH = process.env.FUZZ_PATH;
+
+let server: TestServer;
+let pools: Pools;
+const timings: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const key = await server.keyFor("alice");
+  await server.importSkills("alice", [
+    skillRecord("skill_fuzz", "Fuzz", [
+      { id: "in_s", json_key: "s", data_type: "string", required: true },
+      { id: "in_n", json_key: "n", data_type: "number", required: false, default: 1 },
+    ]),
+  ]);
+  await server.importSkills("bob", [skillRecord("skill_bob", "Bob's")]);
+  const runs: RunSession[] = [];
+  for (let i = 0; i < 3; i++) {
+    runs.push(
+      await server.repos.runs.create({
+        owner: "alice",
+        skill: { id: "skill_fuzz", name: "Fuzz" },
+        inputs: { s: `run ${i}`, n: i },
+      }),
+    );
+  }
+  const bobRun = await server.repos.runs.create({
+    owner: "bob",
+    skill: { id: "skill_bob", name: "Bob's" },
+    inputs: {},
+  });
+  const recorded = runs[0] as RunSession;
+  await server.putVideo(recorded.id, VIDEO_BYTES);
+  const nextOf = async (path: string) => {
+    const reply = await fetch(`${server.origin}${path}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const link = reply.headers.get("link") ?? "";
+    return new URL(/<([^>]+)>/.exec(link)?.[1] ?? "http://x/").searchParams.get("cursor");
+  };
+  const runCursor = await nextOf("/v1/run/list?limit=1");
+  const videoUrl = new URL(server.videoUrlFor(recorded.id));
+  pools = {
+    key,
+    runIds: [...runs.map((r) => r.id), bobRun.id, "run_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80"],
+    skillIds: ["skill_fuzz", "skill_bob", "skill_unknown"],
+    runCursors: runCursor ? [runCursor] : [],
+    eventCursors: [Buffer.from(JSON.stringify(["event", 0])).toString("base64url")],
+    videoTargets: [
+      `${videoUrl.pathname}${videoUrl.search}`,
+      `/v1/run/${runs[1]?.id}/video${new URL(server.videoUrlFor(runs[1]?.id ?? "")).search}`,
+    ],
+  };
+  expect(pools.runCursors).toHaveLength(1);
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (timings.length > 0)
+    console.info(`spec fuzz (${process.env.TEST_FLAVOUR ?? "sqlite"}):\n${timings.join("\n")}`);
+});
+
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+async function send(request: FuzzRequest): Promise<Answer> {
+  const response = await fetch(`${server.origin}${request.target}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "",
+    text: await response.text(),
+  };
+}
+
+/** Why the answer breaks the contract for this request, or null when it keeps it. */
+function breach(op: Operation, request: FuzzRequest, answer: Answer): string | null {
+  const status = String(answer.status);
+  if (answer.status >= 500) return `a ${status}: ${answer.text.slice(0, 200)}`;
+  if (!op.statuses.includes(status))
+    return `undeclared status ${status}: ${answer.text.slice(0, 200)}`;
+  if (request.valid && !(answer.status < 400 || answer.status === 404)) {
+    return `a valid request got ${status}: ${answer.text.slice(0, 300)}`;
+  }
+  if (!request.valid && answer.status < 400 && answer.status >= 300 && answer.status !== 304) {
+    return `an invalid request got ${status}`;
+  }
+  const declared = declaredResponse(op, status).content;
+  if (declared["application/json"]) {
+    if (!answer.contentType.startsWith("application/json")) {
+      return `${status} with content type ${answer.contentType}`;
+    }
+    const validate = bodyValidator(op, status);
+    if (!validate(JSON.parse(answer.text))) {
+      return `${status} body breaks the schema: ${JSON.stringify(validate.errors)} ${answer.text.slice(0, 200)}`;
+    }
+  } else if (Object.keys(declared).length > 0) {
+    const media = answer.contentType.split(";")[0] ?? "";
+    if (!(media in declared)) return `${status} with undeclared content type ${answer.contentType}`;
+  }
+  return null;
+}
+
+describe("every operation of openapi.yaml, fuzzed", () => {
+  for (const op of operations()) {
+    it(`${op.method} ${op.path} (${op.operationId})`, { timeout: 600_000 }, async () => {
+      const started = performance.now();
+      let cases = 0;
+      await fc.assert(
+        fc.asyncProperty(requestsOf(op, pools), async (request) => {
+          cases += 1;
+          const answer = await send(request);
+          const fault = breach(op, request, answer);
+          if (fault !== null) {
+            throw new Error(`${request.method} ${request.target.slice(0, 300)}: ${fault}`);
+          }
+        }),
+        { numRuns: RUNS, seed: SEED, path: PATH },
+      );
+      const ms = performance.now() - started;
+      timings.push(
+        `  ${op.operationId}: ${cases} cases in ${Math.round(ms)} ms (${(ms / cases).toFixed(2)} ms each)`,
+      );
+    });
+  }
+});

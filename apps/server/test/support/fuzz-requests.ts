@@ -1,0 +1,344 @@
+import fc from "fast-check";
+import { type Operation, resolve } from "./spec.js";
+
+/** One request a fuzz case sends: method, path and query (already encoded), headers, body. */
+export interface FuzzRequest {
+  method: string;
+  /** Path and query, percent-encoded as they go on the wire. */
+  target: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Built from valid parts only: the answer must be a 2xx or a 404. */
+  valid: boolean;
+}
+
+/** What a valid request may name: things that exist on the server under test, or might. */
+export interface Pools {
+  key: string;
+  runIds: string[];
+  skillIds: string[];
+  /** `limit` and `cursor` of real next pages, as the server's Link headers give them. */
+  runCursors: string[];
+  eventCursors: string[];
+  /** Signed video addresses (path and query) the server made. */
+  videoTargets: string[];
+}
+
+// Text PostgreSQL cannot hold, text that is not UTF-8, separators, traversal, long text.
+const NASTY = [
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "x\udfffy",
+  "\ufeff",
+  "\u202e",
+  "é",
+  "😀",
+  "../../etc/passwd",
+  "%",
+  "&",
+  "=",
+  "#",
+  "?",
+  " ",
+  "list",
+  "run_",
+  "null",
+  "[]",
+  "{}",
+  "x".repeat(129),
+  "y".repeat(600),
+];
+
+/** Any text, hostile text favoured. */
+export const hostileText = fc.oneof(
+  fc.constantFrom(...NASTY),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "grapheme-ascii", maxLength: 20 }),
+);
+
+/**
+ * Percent-encodes every UTF-16 unit's UTF-8 bytes, unpaired surrogates as the three bytes
+ * WTF-8 gives them (which no UTF-8 decoder accepts), so any string can go into a URL.
+ */
+export function percentEncode(text: string): string {
+  let out = "";
+  for (const char of text) {
+    const unit = char.codePointAt(0) ?? 0;
+    const bytes =
+      unit >= 0xd800 && unit <= 0xdfff
+        ? [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+        : [...Buffer.from(char, "utf8")];
+    out += bytes.map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+  }
+  return out;
+}
+
+// Raw text in a URL: percent-encoded, or malformed escapes as a client could send them.
+const hostileUrlPart = fc.oneof(
+  { weight: 4, arbitrary: hostileText.map(percentEncode) },
+  { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "%C0%AF", "%ED%A0%80", "%FF", "%00") },
+);
+
+type Json = Record<string, unknown>;
+
+interface QueryParameter {
+  name: string;
+  schema: Json;
+}
+
+function followed(value: unknown): Json {
+  const node = value as Json;
+  return typeof node.$ref === "string" ? (resolve(node.$ref) as Json) : node;
+}
+
+/** The query parameters an operation declares, `$ref`s followed. */
+export function queryParameters(op: Operation): QueryParameter[] {
+  const operation = resolve(op.pointer) as Json;
+  return ((operation.parameters as unknown[]) ?? [])
+    .map(followed)
+    .filter((p) => p.in === "query")
+    .map((p) => ({ name: String(p.name), schema: followed(p.schema) }));
+}
+
+/** A value of the wrong kind for a query parameter of this schema. */
+function invalidQueryValue(schema: Json): fc.Arbitrary<string[]> {
+  const numberish = fc.constantFrom(
+    "1e2",
+    "0x10",
+    "0b1",
+    "Infinity",
+    "NaN",
+    "-1",
+    "0",
+    "1001",
+    "1.5",
+    "",
+    "9".repeat(40),
+    "+",
+  );
+  const one =
+    schema.type === "integer"
+      ? fc.oneof(numberish.map(encodeURIComponent), hostileUrlPart)
+      : hostileUrlPart;
+  // Repeated keys, for arrays and for scalars that should appear once.
+  return fc.array(one, { minLength: 1, maxLength: 3 });
+}
+
+/** Query text from name → encoded values, plus unknown parameters now and then. */
+function queryText(values: [string, string[]][]): string {
+  const parts = values.flatMap(([name, vs]) => vs.map((v) => `${encodeURIComponent(name)}=${v}`));
+  return parts.length === 0 ? "" : `?${parts.join("&")}`;
+}
+
+function pathOf(op: Operation, id: string): string {
+  return `/v1${op.path.replace("{id}", id)}`;
+}
+
+const JSON_TYPE = { "content-type": "application/json" };
+
+/** A valid request of `op`, built from what exists on the server. */
+function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
+  const auth = { authorization: `Bearer ${pools.key}` };
+  const runId = fc.constantFrom(...pools.runIds);
+  const limit = fc.option(fc.integer({ min: 1, max: 1000 }), { nil: undefined });
+  const make = (target: string, extra: Partial<FuzzRequest> = {}): FuzzRequest => ({
+    method: op.method,
+    target,
+    headers: auth,
+    valid: true,
+    ...extra,
+  });
+  switch (op.operationId) {
+    case "startRun":
+      return fc
+        .record({
+          skill_id: fc.constantFrom(...pools.skillIds),
+          // `s` is required; `n` is optional and may be given as text.
+          inputs: fc.record(
+            {
+              s: hostileText,
+              n: fc.oneof(
+                fc.double({ noNaN: true, noDefaultInfinity: true }),
+                fc.constantFrom("42", " 1e3 ", "-0.5"),
+              ),
+            },
+            { requiredKeys: ["s"] },
+          ),
+        })
+        .map((body) =>
+          make(pathOf(op, ""), { body: JSON.stringify(body), headers: { ...auth, ...JSON_TYPE } }),
+        );
+    case "listRuns":
+      return fc
+        .record({
+          skill_id: fc.option(fc.constantFrom(...pools.skillIds), { nil: undefined }),
+          state_filter: fc.uniqueArray(
+            fc.constantFrom("play", "pause", "finish", "reset", "cancel", "timeout", "editing"),
+            { maxLength: 3 },
+          ),
+          limit,
+          cursor: fc.option(fc.constantFrom(...pools.runCursors), { nil: undefined }),
+        })
+        .map((q) => {
+          const values: [string, string[]][] = [];
+          if (q.skill_id !== undefined) values.push(["skill_id", [q.skill_id]]);
+          if (q.state_filter.length > 0) values.push(["state_filter", q.state_filter]);
+          if (q.limit !== undefined) values.push(["limit", [String(q.limit)]]);
+          if (q.cursor !== undefined) values.push(["cursor", [q.cursor]]);
+          return make(`${pathOf(op, "")}${queryText(values)}`);
+        });
+    case "listRunEvents":
+      return fc
+        .record({
+          id: runId,
+          limit,
+          cursor: fc.option(fc.constantFrom(...pools.eventCursors), { nil: undefined }),
+        })
+        .map(({ id, limit: l, cursor }) => {
+          const values: [string, string[]][] = [];
+          if (l !== undefined) values.push(["limit", [String(l)]]);
+          if (cursor !== undefined) values.push(["cursor", [cursor]]);
+          return make(`${pathOf(op, id)}${queryText(values)}`);
+        });
+    case "getRunVideo":
+      return fc
+        .tuple(fc.constantFrom(...pools.videoTargets), fc.boolean())
+        .map(([target, ranged]) => ({
+          method: "GET",
+          target,
+          headers: ranged ? { range: "bytes=0-9" } : ({} as Record<string, string>),
+          valid: true,
+        }));
+    case "getSkill":
+      return fc
+        .constantFrom(...pools.skillIds)
+        .map((id) => make(pathOf(op, encodeURIComponent(id))));
+    case "listSkills":
+      return fc.constant(make(pathOf(op, "")));
+    default:
+      // getRun, cancelRun, getRunVideoUrl: a path id only.
+      return runId.map((id) => make(pathOf(op, id)));
+  }
+}
+
+// Bodies of every wrong kind: wrong types, missing and extra fields, hostile text, deep values.
+function hostileBody(pools: Pools): fc.Arbitrary<string> {
+  const deep = fc
+    .integer({ min: 30, max: 6000 })
+    .map(
+      (n) => `{"skill_id":"${pools.skillIds[0]}","inputs":{"s":${"[".repeat(n)}${"]".repeat(n)}}}`,
+    );
+  const json = fc.oneof(
+    fc.jsonValue({ maxDepth: 4 }),
+    fc.record(
+      {
+        skill_id: fc.oneof(
+          hostileText,
+          fc.jsonValue({ maxDepth: 2 }),
+          fc.constantFrom(...pools.skillIds),
+        ),
+        inputs: fc.oneof(
+          fc.dictionary(hostileText, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }),
+          fc.jsonValue({ maxDepth: 2 }),
+          fc.record({ s: fc.jsonValue({ maxDepth: 2 }), n: fc.oneof(hostileText, fc.jsonValue()) }),
+        ),
+        extra: fc.jsonValue({ maxDepth: 2 }),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+  return fc.oneof(
+    { weight: 6, arbitrary: json.map((v) => JSON.stringify(v) ?? "null") },
+    { weight: 1, arbitrary: deep },
+    { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 60 }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "",
+        "{",
+        "[1,",
+        '{"skill_id":',
+        "\u0000",
+        "x".repeat(2 * 1024 * 1024),
+      ),
+    },
+  );
+}
+
+const WRONG_CONTENT_TYPES = [
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/json; charset=latin1",
+  "application/xml",
+  "application/json; charset=utf-16",
+];
+
+/** An invalid (or at least suspicious) request of `op`: any part may be wrong. */
+function invalidRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
+  const parameters = queryParameters(op);
+  const query = fc
+    .tuple(
+      ...parameters.map((p) => fc.option(invalidQueryValue(p.schema), { nil: undefined })),
+      fc.option(fc.tuple(hostileUrlPart, hostileUrlPart), { nil: undefined }),
+    )
+    .map((parts) => {
+      const values: [string, string[]][] = [];
+      parameters.forEach((p, i) => {
+        const value = parts[i] as string[] | undefined;
+        if (value !== undefined) values.push([p.name, value]);
+      });
+      const unknown = parts[parameters.length] as [string, string] | undefined;
+      const text = queryText(values);
+      if (unknown === undefined) return text;
+      return `${text}${text === "" ? "?" : "&"}${unknown[0]}=${unknown[1]}`;
+    });
+  const id = op.path.includes("{id}")
+    ? fc.oneof(hostileUrlPart, fc.constantFrom(...pools.runIds, ...pools.skillIds))
+    : fc.constant("");
+  const auth = fc.oneof(
+    {
+      weight: 8,
+      arbitrary: fc.constant({ authorization: `Bearer ${pools.key}` } as Record<string, string>),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<Record<string, string>>(
+        {},
+        { authorization: "Bearer " },
+        { authorization: `Basic ${pools.key}` },
+        { authorization: `Bearer ${pools.key}x` },
+        { "x-api-key": pools.key },
+      ),
+    },
+  );
+  const body =
+    op.method === "POST"
+      ? fc.option(
+          fc.tuple(
+            hostileBody(pools),
+            fc.oneof(
+              { weight: 5, arbitrary: fc.constant("application/json") },
+              { weight: 1, arbitrary: fc.constantFrom(...WRONG_CONTENT_TYPES) },
+            ),
+          ),
+          { nil: undefined },
+        )
+      : fc.constant(undefined);
+  return fc.record({ query, id, auth, body }).map(({ query: q, id: i, auth: a, body: b }) => ({
+    method: op.method,
+    target: `${pathOf(op, i)}${q}`,
+    headers: b ? { ...a, "content-type": b[1] } : a,
+    ...(b && { body: b[0] }),
+    valid: false,
+  }));
+}
+
+/** Requests of `op`: about one in four valid, the rest invalid in any part. */
+export function requestsOf(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(
+    { weight: 1, arbitrary: validRequest(op, pools) },
+    { weight: 3, arbitrary: invalidRequest(op, pools) },
+  );
+}
