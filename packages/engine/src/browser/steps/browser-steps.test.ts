@@ -123,7 +123,7 @@ describe("browser steps", () => {
         `
 - goto: "{{ inputs.base }}/vanishing"
 - id: approved
-  timeout: 1s
+  timeout: 4s
   assert_text: { selector: "#status", text: "Approved" }
 `,
         { base: site.base, browser: test.browser.access },
@@ -131,7 +131,7 @@ describe("browser steps", () => {
       expect(result.outcome === "failed" && result.error).toEqual({
         step: "approved",
         message:
-          '"#status" does not contain "Approved" (waited 900ms); its text is "Pending review"',
+          '"#status" does not contain "Approved" (waited 3.6s); its text is "Pending review"',
       });
     } finally {
       await test.dispose();

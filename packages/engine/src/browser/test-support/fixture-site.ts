@@ -35,9 +35,10 @@ const PAGES: Record<string, string> = {
   });
 </script>`,
   "/static": `<!doctype html><title>Static</title><h1 id="title">Nothing moves here</h1>`,
-  // The status is read once, then leaves the page, so a later read can only run out of time.
+  // The status is read (well within 1.5 s of loading), then leaves the page, so a later read can
+  // only run out of time.
   "/vanishing": `<!doctype html><title>Vanishing</title><h1 id="status">Pending review</h1>
-<script>setTimeout(() => document.getElementById("status").remove(), 250);</script>`,
+<script>setTimeout(() => document.getElementById("status").remove(), 1500);</script>`,
 };
 
 /** A local web server for the fixture pages; `close` ends it with its connections. */
