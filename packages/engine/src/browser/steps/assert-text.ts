@@ -30,18 +30,28 @@ export const assertTextStep = defineStepKind<AssertTextAction>({
     const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
     const target = page.locator(selector).first();
     const deadline = Date.now() + timeout;
+    const mismatch = (text: string) =>
+      new Error(
+        `"${selector}" does not contain ${JSON.stringify(expected)} (waited ${formatWait(timeout)}); its text is ${quote(text)}`,
+      );
+    // The last text read: when a later read runs out of time (a slow page, a busy machine), the
+    // mismatch seen is the failure to report, not the read that could not finish.
+    let seen: string | undefined;
     for (;;) {
       const left = Math.max(1, deadline - Date.now());
-      const text = await actOn(context, page, selector, "read", timeout, () =>
-        // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; the rendered text is what a person sees
-        target.innerText({ timeout: left, signal: context.signal }),
-      );
-      if (squeeze(text).includes(squeeze(expected))) return text.trim();
-      if (Date.now() + POLL_MS >= deadline) {
-        throw new Error(
-          `"${selector}" does not contain ${JSON.stringify(expected)} (waited ${formatWait(timeout)}); its text is ${quote(text)}`,
+      let text: string;
+      try {
+        text = await actOn(context, page, selector, "read", timeout, () =>
+          // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; the rendered text is what a person sees
+          target.innerText({ timeout: left, signal: context.signal }),
         );
+      } catch (error) {
+        if (seen === undefined || context.signal.aborted) throw error;
+        throw mismatch(seen);
       }
+      if (squeeze(text).includes(squeeze(expected))) return text.trim();
+      seen = text;
+      if (Date.now() + POLL_MS >= deadline) throw mismatch(text);
       await sleep(POLL_MS, context.signal);
     }
   },

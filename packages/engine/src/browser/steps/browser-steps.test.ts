@@ -116,6 +116,28 @@ describe("browser steps", () => {
     }
   }, 30_000);
 
+  it("assert_text reports the mismatch it saw when a later read of the element runs out of time", async () => {
+    const test = await testBrowser({ video: false });
+    try {
+      const result = await runSkill(
+        `
+- goto: "{{ inputs.base }}/vanishing"
+- id: approved
+  timeout: 4s
+  assert_text: { selector: "#status", text: "Approved" }
+`,
+        { base: site.base, browser: test.browser.access },
+      );
+      expect(result.outcome === "failed" && result.error).toEqual({
+        step: "approved",
+        message:
+          '"#status" does not contain "Approved" (waited 3.6s); its text is "Pending review"',
+      });
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
+
   it("a page's address must be http or https, checked before Chromium starts", async () => {
     const test = await testBrowser();
     try {

@@ -52,6 +52,10 @@ const PAGES: Record<string, string> = {
   };
   grow();
 </script>`,
+  // The status is read (well within 1.5 s of loading), then leaves the page, so a later read can
+  // only run out of time.
+  "/vanishing": `<!doctype html><title>Vanishing</title><h1 id="status">Pending review</h1>
+<script>setTimeout(() => document.getElementById("status").remove(), 1500);</script>`,
 };
 
 /** A local web server for the fixture pages; `close` ends it with its connections. */
