@@ -62,8 +62,9 @@ export interface Runtime {
   /** The worker, when the runtime executes runs. */
   worker: Worker | undefined;
   /**
-   * Listens on HOST:PORT (when serving HTTP) and starts the worker (when there is one). Resolves
-   * with the address clients reach the server at (PUBLIC_URL, else the address bound).
+   * Listens on HOST:PORT (when serving HTTP) and starts the worker (when there is one), waiting
+   * until its run processes have loaded. Resolves with the address clients reach the server at
+   * (PUBLIC_URL, else the address bound).
    */
   start(): Promise<{ url: string | undefined }>;
   /**
@@ -181,6 +182,8 @@ export async function createRuntime(
     async start() {
       const url = app ? await listen(app) : undefined;
       worker?.start();
+      // Ready means able to execute: the worker's run processes have loaded.
+      await worker?.ready();
       return { url };
     },
     async close(options = {}) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NewRunEvent } from "../src/db/repositories/run-events.js";
+import { type NewRunEvent, toRunEventRow } from "../src/db/repositories/run-events.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import {
   FAILURE_MESSAGE,
@@ -696,10 +696,10 @@ describe("every operation answers each declared status as openapi.yaml declares 
     ]);
     await ctx.main.importSkills("bob", [skillRecord(BOB_SKILL, "Bob's")]);
     ctx.aliceRun = await newRun(ctx);
-    await ctx.main.repos.runExecution.record(
-      { runId: ctx.aliceRun, workerId: "worker-contract" },
-      SAMPLE_EVENTS.map((event) => ({ ...event, runId: ctx.aliceRun })),
-    );
+    // Written as a worker writes them, straight into the log: no worker holds this run.
+    await ctx.main.db.prisma.runEvent.createMany({
+      data: SAMPLE_EVENTS.map((event) => toRunEventRow({ ...event, runId: ctx.aliceRun })),
+    });
     await newRun(ctx);
     const bobRun = await ctx.main.repos.runs.create({
       owner: "bob",

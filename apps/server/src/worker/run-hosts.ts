@@ -86,6 +86,8 @@ interface Host extends ReservedHost {
 export class RunHosts {
   private readonly idle: Host[] = [];
   private readonly hosts = new Set<Host>();
+  /** Told whenever a process says it is ready. */
+  private readonly readyWaiters = new Set<() => void>();
   private closing = false;
 
   constructor(
@@ -212,6 +214,38 @@ export class RunHosts {
     this.refill();
   }
 
+  /**
+   * Resolves once every slot's process has loaded the engine (so a run claimed now starts at
+   * once), or after `withinMs` whatever the count: a process that cannot start is respawned and
+   * logged, and must not keep its worker from working with the others.
+   */
+  ready(withinMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const loaded = () => [...this.hosts].filter((host) => host.ready).length;
+      if (loaded() >= this.options.size) {
+        resolve();
+        return;
+      }
+      const check = () => {
+        if (loaded() < this.options.size) return;
+        finish();
+      };
+      const timer = setTimeout(() => {
+        this.logger.warn(
+          { ready: loaded(), size: this.options.size },
+          "run processes were slow to start; working with those ready",
+        );
+        finish();
+      }, withinMs);
+      const finish = () => {
+        clearTimeout(timer);
+        this.readyWaiters.delete(check);
+        resolve();
+      };
+      this.readyWaiters.add(check);
+    });
+  }
+
   /** Kills every run process; runs under way should have been stopped first. */
   async close(): Promise<void> {
     this.closing = true;
@@ -259,6 +293,7 @@ export class RunHosts {
       if (message.type !== "ready") return;
       child.off("message", onReady);
       host.ready = true;
+      for (const check of [...this.readyWaiters]) check();
       if (this.idle.includes(host)) this.options.onAvailable?.();
     };
     child.on("message", onReady);

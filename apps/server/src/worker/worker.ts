@@ -51,6 +51,9 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
 // processes are killed.
 const BROWSER_CLOSE_MS = 30_000;
 
+// How long `ready` waits for run processes that are slow to load (a machine under load).
+const READY_WITHIN_MS = 60_000;
+
 // How often a worker checks whether its runs were cancelled elsewhere: well within the one
 // second a cancel may take to stop a running run.
 const WATCH_MS = 200;
@@ -116,6 +119,14 @@ export class Worker {
   /** How many runs this worker is executing now. */
   get busy(): number {
     return this.active.size;
+  }
+
+  /**
+   * Resolves once the worker's run processes have loaded (at most a minute later): from then on
+   * a run it claims starts at once.
+   */
+  ready(): Promise<void> {
+    return this.hosts.ready(READY_WITHIN_MS);
   }
 
   start(): void {
