@@ -51,6 +51,9 @@ const PAGES: Record<string, string> = {
   });
 </script>`,
   "/invoices": invoicePage(),
+  // Loads, then keeps its one thread busy for good: nothing on it can answer the browser again.
+  "/busy": `<!doctype html><title>Busy</title><button id="go">Go</button>
+<script>addEventListener("load", () => setTimeout(() => { for (;;) {} }, 100));</script>`,
   "/static": `<!doctype html><title>Static</title><h1 id="title">Nothing moves here</h1>`,
   // Takes 1 GB in 32 MB steps, each written to so that it is resident, then says it is done.
   "/hog": `<!doctype html><title>Hog</title><h1>Taking memory</h1>
