@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SkillDefinitionError, type SkillDefinitionIssue } from "./errors.js";
 import { parseSkillDefinition } from "./parse.js";
 
@@ -251,5 +251,36 @@ timeout: 2x
         'skills/s.yaml:6:10: timeout: "2x" is not a duration (expected e.g. 500ms, 2s, 2m)',
       ].join("\n"),
     );
+  });
+});
+
+describe("parseSkillDefinition, given an unquoted template", () => {
+  it("reports where it is and says to quote it, printing nothing", () => {
+    const emitWarning = vi.spyOn(process, "emitWarning");
+    const consoleWarn = vi.spyOn(console, "warn");
+    const consoleError = vi.spyOn(console, "error");
+    const consoleLog = vi.spyOn(console, "log");
+    try {
+      const text = `id: s
+name: S
+inputs:
+  - { json_key: x, data_type: string }
+steps:
+  - log: {{ inputs.x }}
+`;
+      expect(issuesOf(text)).toEqual([
+        issue(
+          6,
+          10,
+          "$",
+          'a map or list cannot be a key: a value that starts with a template must be quoted, as in `log: "{{ inputs.x }}"` (unquoted, YAML reads `{{ … }}` as a map inside a map)',
+        ),
+      ]);
+      for (const spy of [emitWarning, consoleWarn, consoleError, consoleLog]) {
+        expect(spy).not.toHaveBeenCalled();
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });

@@ -1,4 +1,11 @@
-import { LineCounter, parseDocument, type YAMLError } from "yaml";
+import {
+  type Document,
+  isCollection,
+  LineCounter,
+  parseDocument,
+  visit,
+  type YAMLError,
+} from "yaml";
 import { messageOf } from "../error-message.js";
 import { SkillDefinitionError, type SkillDefinitionIssue } from "./errors.js";
 import { normaliseSkillDefinition, type WrittenSkillDefinition } from "./normalise.js";
@@ -28,6 +35,12 @@ export function parseSkillDefinition(text: string, file: string): SkillDefinitio
       })),
     );
   }
+  const keyed = collectionKeys(document);
+  if (keyed.length > 0) {
+    throw new SkillDefinitionError(
+      keyed.map((offset) => ({ file, ...at(offset), path: "$", message: COLLECTION_KEY })),
+    );
+  }
   let value: unknown;
   try {
     value = document.toJS();
@@ -48,6 +61,26 @@ export function parseSkillDefinition(text: string, file: string): SkillDefinitio
     throw new SkillDefinitionError(issues);
   }
   return normaliseSkillDefinition(value as WrittenSkillDefinition);
+}
+
+/** Said where a map or list is used as a key, mostly an unquoted template. */
+const COLLECTION_KEY =
+  'a map or list cannot be a key: a value that starts with a template must be quoted, as in `log: "{{ inputs.x }}"` (unquoted, YAML reads `{{ … }}` as a map inside a map)';
+
+/**
+ * Where a map has a map or list as a key, e.g. `log: {{ inputs.x }}` unquoted. Refused before
+ * `toJS`, which would turn such a key into text and print a warning on the console.
+ */
+function collectionKeys(document: Document): number[] {
+  const offsets: number[] = [];
+  visit(document, {
+    Map(_key, map) {
+      if (map.items.some((pair) => isCollection(pair.key)) && map.range) {
+        offsets.push(map.range[0]);
+      }
+    },
+  });
+  return offsets;
 }
 
 function syntaxMessage(error: YAMLError): string {

@@ -383,11 +383,12 @@ describe("aborting a run", () => {
     });
     const element = {
       waitFor: async () => undefined,
-      innerText: async () => {
+      // What extract reads the matches with, in one call to the page.
+      evaluateAll: async () => {
         await released;
         // The step's save follows in the microtasks after this; a macrotask runs after them.
         setTimeout(reportedLate, 0);
-        return "too late";
+        return ["too late"];
       },
     };
     const browser = fakeBrowser(async () => ({

@@ -71,10 +71,11 @@ async function runAttempt(
   run: Execution,
 ): Promise<AttemptOutcome> {
   const timeoutMs = step.timeout === undefined ? undefined : parseDuration(step.timeout);
+  let explained: (() => string) | undefined;
   const timed = withTimeout(
     run.signal,
     timeoutMs,
-    () => new Error(`step timed out after ${step.timeout}`),
+    () => new Error(explained?.() ?? `step timed out after ${step.timeout}`),
   );
   // A runner cut short by raceAbort may still be going; what it reports afterwards is dropped.
   let open = true;
@@ -89,6 +90,9 @@ async function runAttempt(
     render: (text) => renderText(text, run.scope()),
     save(changes) {
       if (open) run.save(ref, changes);
+    },
+    explainTimeout(describe) {
+      explained = describe;
     },
     log(level, message) {
       if (open) run.emit({ type: "log", step: ref, level, message });

@@ -73,6 +73,10 @@ const routes: Record<string, (request: IncomingMessage, response: ServerResponse
     for (let i = 0; i < 3; i++) response.write("y".repeat(1000));
     response.end();
   },
+  // Moved for good; the new place fails, or sends JSON that is not.
+  "/moved": (_request, response) => response.writeHead(301, { location: "/moved-here" }).end(),
+  "/moved-here": (_request, response) => send(response, 502, "text/plain", "bad gateway"),
+  "/posted": (_request, response) => response.writeHead(303, { location: "/bad-json" }).end(),
   // Never answers; closed with the server.
   "/slow": () => {},
 };
@@ -216,6 +220,21 @@ describe("the http step", () => {
     );
     expect(failure(exact.result)).toBe(
       `HTTP 200 from GET ${base}/item.json (expected 201 or 202): {"title":"Widget","price":9.5}`,
+    );
+  });
+
+  it("after redirects, names the address that answered, then the request", async () => {
+    const moved = await run('  - http: { url: "{{ inputs.base }}/moved" }\n');
+    expect(failure(moved.result)).toBe(
+      `HTTP 502 from ${base}/moved-here (redirected from GET ${base}/moved) (expected 2xx): bad gateway`,
+    );
+    const posted = await run(
+      '  - http: { method: POST, url: "{{ inputs.base }}/posted", body: x }\n',
+    );
+    expect(failure(posted.result)).toMatch(
+      new RegExp(
+        `^${base}/bad-json \\(redirected from POST ${base}/posted\\) sent application/json that is not valid JSON: `,
+      ),
     );
   });
 

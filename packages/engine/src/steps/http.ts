@@ -104,8 +104,9 @@ async function runHttp(action: HttpRequest, context: StepContext): Promise<unkno
     target,
     context,
   );
-  checkStatus(response.status, action.expect_status, target, text);
-  const result = responseResult(response, text, target);
+  const answered = answeredBy(response, target);
+  checkStatus(response.status, action.expect_status, answered, text);
+  const result = responseResult(response, text, answered);
   if (action.save_as !== undefined) context.save({ [action.save_as]: result });
   return result;
 }
@@ -127,7 +128,7 @@ async function send(
     const dispatcher = context.network.dispatcher();
     // Node's fetch takes an undici dispatcher; its RequestInit type does not say so.
     const response = await fetch(url, { ...init, signal: timed.signal, dispatcher } as RequestInit);
-    return { response, text: await readBodyText(response, maxBytes, target) };
+    return { response, text: await readBodyText(response, maxBytes, answeredBy(response, target)) };
   } catch (error) {
     if (error instanceof BodyTooLarge) throw error;
     if (timed.timedOut()) throw timed.signal.reason;
@@ -139,6 +140,14 @@ async function send(
   } finally {
     timed.dispose();
   }
+}
+
+/**
+ * What a message about the response names: the request, or after redirects the address that
+ * answered, since that is where the status or body came from; the request is named after it.
+ */
+function answeredBy(response: Response, target: string): string {
+  return response.redirected ? `${response.url} (redirected from ${target})` : target;
 }
 
 /** Whether `url` is an http:// or https:// address. */

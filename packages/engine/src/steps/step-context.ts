@@ -22,6 +22,11 @@ export interface StepContext {
   render(text: string): Promise<string>;
   /** Writes keys into the run's data; reported as a `data_updated` event. */
   save(changes: Record<string, unknown>): void;
+  /**
+   * Says what the step's own timeout means while `describe` is set (until set to undefined):
+   * a browser step names the selector it was waiting on rather than "step timed out".
+   */
+  explainTimeout(describe: (() => string) | undefined): void;
   /** Reported as a `log` event. */
   log(level: LogLevel, message: string): void;
 }

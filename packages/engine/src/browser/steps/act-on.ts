@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import type { StepContext } from "../../steps/step-context.js";
 import { selectorFailure } from "./failures.js";
+import { formatWait } from "./step-page.js";
 
 /**
  * Runs a browser call about `selector`, turning its failure into a message naming the selector.
@@ -14,10 +15,18 @@ export async function actOn<T>(
   timeout: number,
   act: () => Promise<T>,
 ): Promise<T> {
+  // The browser call is given a little less than the step's timeout so that its own failure,
+  // which says why, comes first; should the step's timeout still come first (a page too busy to
+  // answer), it names the selector too.
+  context.explainTimeout(
+    () => `could not ${doing} "${selector}" within ${formatWait(context.timeoutMs ?? timeout)}`,
+  );
   try {
     return await act();
   } catch (error) {
     if (context.signal.aborted) throw error;
     throw await selectorFailure(error, page, selector, doing, timeout);
+  } finally {
+    context.explainTimeout(undefined);
   }
 }

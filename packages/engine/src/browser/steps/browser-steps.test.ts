@@ -116,6 +116,27 @@ describe("browser steps", () => {
     }
   }, 30_000);
 
+  it("a step's own timeout names the selector even when the page is too busy to say why", async () => {
+    const test = await testBrowser({ video: false });
+    try {
+      const result = await runSkill(
+        `
+- goto: "{{ inputs.base }}/busy"
+- id: go
+  timeout: 2s
+  click: { selector: "#go" }
+`,
+        { base: site.base, browser: test.browser.access },
+      );
+      expect(result.outcome === "failed" && result.error).toEqual({
+        step: "go",
+        message: 'could not click "#go" within 2s',
+      });
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
+
   it("assert_text reports the mismatch it saw when a later read of the element runs out of time", async () => {
     const test = await testBrowser({ video: false });
     try {

@@ -1,6 +1,22 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** Rows of the invoice table: enough to show a list read at once (60 > Node's 10 listeners). */
+export const INVOICE_ROWS = 60;
+
+/** An invoice table; every third row has no link, so that field is null there. */
+function invoicePage(): string {
+  const rows = Array.from({ length: INVOICE_ROWS }, (_, index) => {
+    const n = index + 1;
+    const link = n % 3 === 0 ? "" : `<a href="/invoice/${n}">open</a>`;
+    return `<tr><td class="number"> INV-${n} </td><td class="amount">${n * 10}.00</td><td>${link}</td></tr>`;
+  });
+  return `<!doctype html><title>Invoices</title>
+<table id="invoices"><thead><tr><th>Number</th><th>Amount</th><th></th></tr></thead>
+<tbody>${rows.join("\n")}</tbody></table>
+<table id="empty"><tbody></tbody></table>`;
+}
+
 // Pages the browser tests drive, served from 127.0.0.1 (the tests have no internet).
 const PAGES: Record<string, string> = {
   "/form": `<!doctype html><title>Form</title>
@@ -34,6 +50,10 @@ const PAGES: Record<string, string> = {
     out.hidden = false;
   });
 </script>`,
+  "/invoices": invoicePage(),
+  // Loads, then keeps its one thread busy for good: nothing on it can answer the browser again.
+  "/busy": `<!doctype html><title>Busy</title><button id="go">Go</button>
+<script>addEventListener("load", () => setTimeout(() => { for (;;) {} }, 100));</script>`,
   "/static": `<!doctype html><title>Static</title><h1 id="title">Nothing moves here</h1>`,
   // Takes 1 GB in 32 MB steps, each written to so that it is resident, then says it is done.
   "/hog": `<!doctype html><title>Hog</title><h1>Taking memory</h1>
