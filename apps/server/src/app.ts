@@ -9,6 +9,7 @@ import { RouteNotFound } from "./domain/errors.js";
 import type { InputLimits } from "./domain/input-limits.js";
 import { demoRouter } from "./http/demo.js";
 import { docsRouter } from "./http/docs.js";
+import { refuseDotSegments } from "./http/dot-segments.js";
 import { errorHandler } from "./http/error-handler.js";
 import { headAsGet } from "./http/head-as-get.js";
 import { linkBaseOf } from "./http/public-url.js";
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps): Express {
   // Not strict: any JSON value parses, so a body such as "abc" reaches the validator and is
   // reported as the wrong type (FastAPI's answer) rather than as a decode error.
   app.use(express.json({ limit: deps.config.bodyLimitBytes, strict: false }));
+  app.use("/v1", refuseDotSegments());
   const head = headAsGet();
   app.use(head.before);
   app.use(

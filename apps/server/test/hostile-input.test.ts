@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunSession } from "../src/domain/api-types.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
@@ -108,6 +109,21 @@ describe("NULs and unpaired surrogates never reach the database", () => {
     const back = await get(`/v1/run/${(started.body as RunSession).id}`);
     expect(back.status).toBe(200);
     expect((back.body as RunSession).inputs).toEqual(inputs);
+  });
+});
+
+describe("dot segments name no route", () => {
+  it.each([
+    "/v1/run/%2E/video?expires=1&signature=x",
+    "/v1/run/%2e%2E/events",
+    "/v1/run/./cancel",
+    "/v1/skill/%2E%2E",
+  ])("%s is FastAPI's plain 404, whoever asks", async (path) => {
+    // Sent as written: fetch would resolve the dot segments before the server saw them. Without
+    // a key: a route that does not exist is not a matter of authentication.
+    const reply = await rawRequest(server.origin, path.endsWith("cancel") ? "POST" : "GET", path);
+    expect(reply.status).toBe(404);
+    expect(JSON.parse(reply.body)).toEqual({ detail: "Not Found" });
   });
 });
 
@@ -316,3 +332,23 @@ describe("HEAD works wherever GET does", () => {
     expect(reply.status).toBe(404);
   });
 });
+
+/** A request whose path goes out exactly as written, dot segments included. */
+function rawRequest(
+  origin: string,
+  method: string,
+  path: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${origin}/`, { method, path }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}

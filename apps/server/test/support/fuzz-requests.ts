@@ -80,6 +80,11 @@ const hostileUrlPart = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "%C0%AF", "%ED%A0%80", "%FF", "%00") },
 );
 
+// A path id that is `.` or `..` (`%2E`) is resolved away by the client's URL parser before the
+// server sees it, so the request would be another operation's; hostile-input.test.ts sends such
+// paths raw and expects a 404.
+const hostilePathId = hostileUrlPart.filter((part) => !/^(?:\.|%2e){1,2}$/i.test(part));
+
 type Json = Record<string, unknown>;
 
 interface QueryParameter {
@@ -295,7 +300,7 @@ function invalidRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> 
       return `${text}${text === "" ? "?" : "&"}${unknown[0]}=${unknown[1]}`;
     });
   const id = op.path.includes("{id}")
-    ? fc.oneof(hostileUrlPart, fc.constantFrom(...pools.runIds, ...pools.skillIds))
+    ? fc.oneof(hostilePathId, fc.constantFrom(...pools.runIds, ...pools.skillIds))
     : fc.constant("");
   const auth = fc.oneof(
     {
