@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { isTaggedBrowser, listProcesses } from "@skillrun/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { FixtureApi } from "./support/fixture-api.js";
@@ -129,43 +130,13 @@ describe("a run's browser", () => {
   }, 90_000);
 });
 
-interface ProcessEntry {
-  pid: string;
-  sid: string;
-  cmdline: string;
-}
-
-function processes(): ProcessEntry[] {
-  const found: ProcessEntry[] = [];
-  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (fields[0] === "Z") continue;
-      found.push({
-        pid,
-        sid: fields[3] ?? "",
-        cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8"),
-      });
-    } catch {
-      // Ended while we looked.
-    }
-  }
-  return found;
-}
-
-/** Whether the process is one of the Chromium of the run (ffmpeg's command line names it too). */
-function isChromiumOf(entry: ProcessEntry, runId: string): boolean {
-  return entry.cmdline.includes(`--skillrun-tag=${runId}`);
-}
-
 /**
  * The real user ids of the run's Chromium processes; the root wrapper that starts Chromium as
  * its user is left out (it lives for the moment it takes to execute setpriv).
  */
 function uidsOf(runId: string): number[] {
-  return processes()
-    .filter((entry) => isChromiumOf(entry, runId) && !entry.cmdline.includes("chromium-as-user"))
+  return listProcesses()
+    .filter((entry) => isTaggedBrowser(entry, runId) && !entry.cmdline.includes("chromium-as-user"))
     .flatMap((entry) => {
       try {
         const status = readFileSync(`/proc/${entry.pid}/status`, "utf8");
@@ -181,11 +152,11 @@ function uidsOf(runId: string): number[] {
  * runs, since renderers carry no tag of their own but stay in their browser's session.
  */
 function watchSessions() {
-  const sessions = new Map<string, Set<string>>();
+  const sessions = new Map<string, Set<number>>();
   const sample = () => {
-    const all = processes();
+    const all = listProcesses();
     for (const [runId, sids] of sessions) {
-      for (const entry of all) if (isChromiumOf(entry, runId)) sids.add(entry.sid);
+      for (const entry of all) if (isTaggedBrowser(entry, runId)) sids.add(entry.sid);
     }
   };
   const timer = setInterval(sample, 50);
@@ -201,7 +172,7 @@ function watchSessions() {
     left(runId: string): number {
       sample();
       const sids = sessions.get(runId) ?? new Set();
-      return processes().filter((entry) => isChromiumOf(entry, runId) || sids.has(entry.sid))
+      return listProcesses().filter((entry) => isTaggedBrowser(entry, runId) || sids.has(entry.sid))
         .length;
     },
     stop() {

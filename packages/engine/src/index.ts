@@ -4,6 +4,13 @@ export type { BrowserAccess } from "./browser/browser-access.js";
 export { DEFAULT_CHROMIUM_USER } from "./browser/chromium-user.js";
 export { type ChromiumEnv, ChromiumNotFound, findChromium } from "./browser/find-chromium.js";
 export { BrowserMemoryExceeded } from "./browser/memory-watchdog.js";
+export {
+  browserProcesses,
+  isTaggedBrowser,
+  killBrowserProcesses,
+  listProcesses,
+  type ProcessInfo,
+} from "./browser/processes.js";
 export { createRunBrowser } from "./browser/run-browser.js";
 export type { ScreenshotResult } from "./browser/steps/screenshot.js";
 export type {

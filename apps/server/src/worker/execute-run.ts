@@ -3,6 +3,7 @@ import {
   DEFAULT_SKILL_TIMEOUT_MS,
   type EngineEvent,
   type EngineLimits,
+  killBrowserProcesses,
   type NetworkPolicy,
   type RunHostResult,
   type SkillDefinition,
@@ -23,7 +24,6 @@ import type { BrowserSettings } from "./browser-settings.js";
 import { toRunEvent } from "./engine-events.js";
 import { EventBudget, type EventLimits } from "./event-limits.js";
 import { EventWriter } from "./event-writer.js";
-import { killRunProcesses } from "./kill-run-processes.js";
 import type { HostOutcome, ReservedHost, RunHosts } from "./run-hosts.js";
 import { RunStop } from "./run-stop.js";
 
@@ -130,7 +130,7 @@ export async function executeRun(
   // Closed before the ending is written, so a run that has ended has its video in place.
   const { video, abandoned } = await hosted.closed;
   if (abandoned) {
-    const killed = killRunProcesses(run.id);
+    const killed = killBrowserProcesses(run.id);
     if (killed > 0) log.warn({ killed }, "killed the browser of a run whose process was lost");
   }
   if (video !== null) {

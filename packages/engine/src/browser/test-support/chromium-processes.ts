@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
+import { isTaggedBrowser, listProcesses, type ProcessInfo } from "../processes.js";
 
 /** What the kernel says of one of the browser's processes. */
 export interface ProcessStatus {
@@ -19,9 +20,9 @@ export interface ProcessStatus {
  * zygotes and renderers carry neither but stay in the browser's session even when orphaned.
  */
 export function chromiumProcesses(tag: string) {
-  const sessions = new Set<string>();
+  const sessions = new Set<number>();
   const alive = () => {
-    const all = processes();
+    const all = listProcesses();
     for (const process of all) if (isTagged(process, tag)) sessions.add(process.sid);
     return all.filter((process) => isTagged(process, tag) || sessions.has(process.sid));
   };
@@ -46,7 +47,7 @@ export function chromiumProcesses(tag: string) {
           const status = readFileSync(`/proc/${process.pid}/status`, "utf8");
           const field = (name: string) => new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1];
           found.push({
-            pid: Number(process.pid),
+            pid: process.pid,
             type: /--type=([\w-]+)/.exec(process.cmdline)?.[1] ?? "browser",
             uid: Number(field("Uid")),
             seccomp: Number(field("Seccomp")),
@@ -63,52 +64,21 @@ export function chromiumProcesses(tag: string) {
      * (Debian's launcher script forks subshells that carry its command line).
      */
     browsers(): number[] {
-      const tagged = processes().filter((process) =>
-        process.cmdline.includes(`--skillrun-tag=${tag}`),
-      );
+      const tagged = listProcesses().filter((process) => isTaggedBrowser(process, tag));
       const pids = new Set(tagged.map((process) => process.pid));
-      return tagged
-        .filter((process) => !pids.has(process.ppid))
-        .map((process) => Number(process.pid));
+      return tagged.filter((process) => !pids.has(process.ppid)).map((process) => process.pid);
     },
   };
 }
 
-interface ProcessInfo {
-  pid: string;
-  ppid: string;
-  sid: string;
-  cmdline: string;
-  environ: string;
-}
-
+/** Tagged on its command line, or in its environment (SKILLRUN_TAG) as a launcher's helpers are. */
 function isTagged(process: ProcessInfo, tag: string): boolean {
-  return (
-    process.cmdline.includes(`--skillrun-tag=${tag}`) ||
-    process.environ.split("\0").includes(`SKILLRUN_TAG=${tag}`)
-  );
-}
-
-function processes(): ProcessInfo[] {
-  const found: ProcessInfo[] = [];
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // Fields after the command name, which is in parentheses and may hold spaces.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // A zombie has exited; it only waits for its parent to notice.
-      if (fields[0] === "Z") continue;
-      found.push({
-        pid,
-        ppid: fields[1] ?? "",
-        sid: fields[3] ?? "",
-        cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8"),
-        environ: readFileSync(`/proc/${pid}/environ`, "utf8"),
-      });
-    } catch {
-      // Gone while we looked.
-    }
+  if (isTaggedBrowser(process, tag)) return true;
+  try {
+    return readFileSync(`/proc/${process.pid}/environ`, "utf8")
+      .split("\0")
+      .includes(`SKILLRUN_TAG=${tag}`);
+  } catch {
+    return false;
   }
-  return found;
 }

@@ -12,6 +12,8 @@ let made = 0;
 /** A run browser of its own (never shared, so a leak shows), its folder and its processes. */
 export interface TestBrowser {
   browser: RunBrowser;
+  /** What its processes are tagged with. */
+  tag: string;
   /** Holds `video.webm` and `screenshots/`. */
   dir: string;
   videoPath: string;
@@ -45,6 +47,7 @@ export async function testBrowser(options: TestBrowserOptions = {}): Promise<Tes
   });
   return {
     browser,
+    tag,
     dir,
     videoPath,
     screenshotDir,
