@@ -18,3 +18,11 @@ export const fieldValue: SchemaObject = {
   type: ["string", "number", "boolean"],
   description: "Text to enter; numbers and booleans are entered as their text.",
 };
+
+/** `{ selector, value }`: an element and the value to put into it (fill, select). */
+export const selectorAndValue: SchemaObject = {
+  type: "object",
+  required: ["selector", "value"],
+  properties: { selector, value: fieldValue },
+  additionalProperties: false,
+};

@@ -1,4 +1,4 @@
-import { fieldValue, selector } from "../../definition/schema-parts.js";
+import { selectorAndValue } from "../../definition/schema-parts.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
 import { ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
@@ -10,12 +10,7 @@ export type FillAction = { selector: string; value: FieldValue };
 
 /** Replaces the value of the first field matching the selector; numbers and booleans as text. */
 export const fillStep = defineStepKind<FillAction>({
-  schema: {
-    type: "object",
-    required: ["selector", "value"],
-    properties: { selector, value: fieldValue },
-    additionalProperties: false,
-  },
+  schema: selectorAndValue,
   browser: true,
   async run(action, context) {
     const selector = await context.render(action.selector);

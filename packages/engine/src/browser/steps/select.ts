@@ -1,4 +1,4 @@
-import { fieldValue, selector } from "../../definition/schema-parts.js";
+import { selectorAndValue } from "../../definition/schema-parts.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
 import { type FieldValue, fieldText } from "./fill.js";
@@ -8,12 +8,7 @@ export type SelectAction = { selector: string; value: FieldValue };
 
 /** Chooses the option whose value or label is `value`; gives the values now selected. */
 export const selectStep = defineStepKind<SelectAction>({
-  schema: {
-    type: "object",
-    required: ["selector", "value"],
-    properties: { selector, value: fieldValue },
-    additionalProperties: false,
-  },
+  schema: selectorAndValue,
   browser: true,
   async run(action, context) {
     const selector = await context.render(action.selector);
