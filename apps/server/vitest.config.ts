@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     exclude: secondPass ? ["**/node_modules/**", "**/*.once.test.ts"] : ["**/node_modules/**"],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

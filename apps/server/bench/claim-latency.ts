@@ -8,6 +8,7 @@ import { systemClock } from "../src/domain/clock.js";
 import { createRepositories } from "../src/repositories.js";
 import { skillRecordOf } from "../src/skills/import-skills.js";
 import { createTestDatabase } from "../src/test-support/test-database.js";
+import { testSecretBox } from "../src/test-support/test-secrets.js";
 import { PostgresRunSignals } from "../src/worker/postgres-run-signals.js";
 import { startWorkerProcess } from "../test/support/skillrun-process.js";
 
@@ -30,7 +31,7 @@ const signals = await PostgresRunSignals.connect(
 );
 const worker = await startWorkerProcess(database.url, { WORKER_POLL_MS: "10000" });
 try {
-  const repos = createRepositories(db, systemClock, signals);
+  const repos = createRepositories(db, systemClock, signals, testSecretBox());
   await repos.skills.importAll("bench", [skillRecordOf(parseSkillDefinition(SKILL, "noop.yaml"))]);
   const latencies: number[] = [];
   for (let i = 0; i < SAMPLES; i += 1) {

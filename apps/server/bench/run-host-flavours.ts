@@ -48,15 +48,17 @@ const flavours: Record<string, () => Host> = {
 
 const job: RunJob = {
   definition: parseSkillDefinition("id: s\nname: S\nsteps:\n  - set: { a: 1 }\n", "s.yaml"),
+  skills: {},
   inputs: {},
+  secrets: {},
   run: { id: "run_bench", skill_id: "s" },
   limits: DEFAULT_ENGINE_LIMITS,
   network: {},
   clockOffsetMs: 0,
+  files: { dir: "/tmp/unused", existing: [] },
   browser: {
     chromium: {},
     videoPath: "/tmp/unused.webm",
-    screenshotDir: "/tmp/unused",
     tag: "b",
     user: "nobody",
     memoryLimitBytes: 1024 * 1024 * 1024,

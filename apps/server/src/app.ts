@@ -2,11 +2,16 @@ import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { ApiKeyRepository } from "./db/repositories/api-keys.js";
 import type { RunEventRepository } from "./db/repositories/run-events.js";
+import type { RunFileRepository } from "./db/repositories/run-files.js";
+import type { RunPauseRepository } from "./db/repositories/run-pauses.js";
 import type { RunRepository } from "./db/repositories/runs.js";
+import type { SecretRepository } from "./db/repositories/secrets.js";
 import type { SkillRepository } from "./db/repositories/skills.js";
+import type { UploadedFileRepository } from "./db/repositories/uploaded-files.js";
 import type { Clock } from "./domain/clock.js";
 import { RouteNotFound } from "./domain/errors.js";
 import type { InputLimits } from "./domain/input-limits.js";
+import { keepBodyText } from "./http/body-text.js";
 import { demoRouter } from "./http/demo.js";
 import { docsRouter } from "./http/docs.js";
 import { refuseDotSegments } from "./http/dot-segments.js";
@@ -16,10 +21,15 @@ import { linkBaseOf } from "./http/public-url.js";
 import { pydanticQueryIntegers } from "./http/query-integers.js";
 import { requestLogging } from "./http/request-logging.js";
 import { refuseUnstorableText } from "./http/storable-text.js";
+import { receiveUpload } from "./http/upload-body.js";
 import { openApiValidator } from "./http/validator.js";
 import { paths } from "./paths.js";
+import { runFilesRouter } from "./routes/run-files.js";
+import { runPausesRouter } from "./routes/run-pauses.js";
 import { runsRouter } from "./routes/runs.js";
+import { secretsRouter } from "./routes/secrets.js";
 import { skillsRouter } from "./routes/skills.js";
+import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
 import { VideoUrlSigner } from "./videos/signed-url.js";
 import type { VideoStore } from "./videos/video-store.js";
@@ -29,7 +39,14 @@ export interface AppDeps {
   apiKeys: ApiKeyRepository;
   runs: RunRepository;
   runEvents: RunEventRepository;
+  /** Pausing and resuming runs. */
+  runPauses: RunPauseRepository;
+  secrets: SecretRepository;
   skills: SkillRepository;
+  /** The index of runs' files. */
+  runFiles: RunFileRepository;
+  /** Files uploaded for runs' `file` inputs. */
+  uploads: UploadedFileRepository;
   videos: VideoStore;
   /** The time video addresses expire by. */
   clock: Clock;
@@ -48,6 +65,8 @@ export interface AppDeps {
     inputLimits: InputLimits;
     videoUrlTtlSeconds: number;
     videoSigningSecret: string;
+    /** Largest file `POST /v1/file` keeps (FILE_MAX_BYTES). */
+    fileMaxBytes: number;
   };
 }
 
@@ -62,7 +81,7 @@ export function createApp(deps: AppDeps): Express {
     res.json({ status: "ok" });
   });
   app.use(docsRouter(paths.openapi));
-  app.use(demoRouter(paths.demo));
+  app.use(demoRouter(paths.demo, deps.clock));
 
   // `POST /v1/run` is accepted as the spec's `POST /v1/run/` (the validator matches on
   // originalUrl, the router on url: both are rewritten).
@@ -75,7 +94,23 @@ export function createApp(deps: AppDeps): Express {
   });
   // Not strict: any JSON value parses, so a body such as "abc" reaches the validator and is
   // reported as the wrong type (FastAPI's answer) rather than as a decode error.
-  app.use(express.json({ limit: deps.config.bodyLimitBytes, strict: false }));
+  app.use(
+    express.json({
+      limit: deps.config.bodyLimitBytes,
+      strict: false,
+      // A skill definition's problems are placed at their line and column in the text sent.
+      verify: (req, _res, bytes) => {
+        if (req.url?.startsWith("/v1/skill/")) keepBodyText(req, bytes.toString("utf8"));
+      },
+    }),
+  );
+  // A skill definition may be sent as YAML (PUT /skill/{id}, POST /skill/validate).
+  app.use(
+    express.text({
+      type: ["application/yaml", "text/yaml"],
+      limit: deps.config.bodyLimitBytes,
+    }),
+  );
   app.use("/v1", refuseDotSegments());
   const head = headAsGet();
   app.use(head.before);
@@ -84,6 +119,10 @@ export function createApp(deps: AppDeps): Express {
       specPath: paths.openapi,
       apiKeys: deps.apiKeys,
       validateResponses: deps.config.validateResponses,
+      multipart: receiveUpload({
+        dir: deps.videos.uploadsDir,
+        maxBytes: deps.config.fileMaxBytes,
+      }),
     }),
   );
   app.use(head.after);
@@ -95,20 +134,29 @@ export function createApp(deps: AppDeps): Express {
     deps.config.videoUrlTtlSeconds,
     deps.clock,
   );
+  const linkBase = linkBaseOf({ publicUrl: deps.config.publicUrl, serverUrl: deps.serverUrl });
   app.use(
     "/v1",
     runsRouter({
       runs: deps.runs,
       runEvents: deps.runEvents,
       skills: deps.skills,
+      uploads: deps.uploads,
       videos: deps.videos,
       signer,
-      linkBase: linkBaseOf({ publicUrl: deps.config.publicUrl, serverUrl: deps.serverUrl }),
+      linkBase,
       inputLimits: deps.config.inputLimits,
     }),
   );
+  app.use("/v1", runPausesRouter(deps.runPauses));
   app.use("/v1", videosRouter({ videos: deps.videos, signer }));
+  app.use(
+    "/v1",
+    runFilesRouter({ runFiles: deps.runFiles, videos: deps.videos, signer, linkBase }),
+  );
+  app.use("/v1", uploadsRouter({ uploads: deps.uploads, videos: deps.videos }));
   app.use("/v1", skillsRouter(deps.skills));
+  app.use("/v1", secretsRouter(deps.secrets));
 
   app.use((_req, _res, next) => next(new RouteNotFound()));
   app.use(errorHandler);

@@ -1,5 +1,6 @@
 import { createNetworkGuard } from "@skillrun/engine";
 import { z } from "zod";
+import { parseSecretsKey } from "./secrets/secrets-key.js";
 
 /**
  * Everything Skillrun reads from the environment, parsed once at start-up. Nothing else in the
@@ -23,6 +24,21 @@ const ConfigSchema = z.object({
   // `video-signing-secret` beside the SQLite file (./data with PostgreSQL). Servers that share a
   // database must share this secret, or an address one signs is refused by another.
   VIDEO_SIGNING_SECRET: z.string().min(32).optional(),
+  // The AES-256-GCM key secrets and secret run inputs are stored under: 32 random bytes as base64
+  // (`openssl rand -base64 32`) or 64 hex digits. Unset: one is generated once and kept in
+  // `secrets-key` beside the SQLite file (./data with PostgreSQL). Every server and worker that
+  // shares a database must have the same key; a value stored under another key cannot be read.
+  SECRETS_KEY: z
+    .string()
+    .superRefine((text, context) => {
+      try {
+        parseSecretsKey(text);
+      } catch (error) {
+        // The message describes the format; it never repeats the value.
+        context.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    })
+    .optional(),
   // Largest accepted request body, in bytes; larger bodies get a 413.
   BODY_LIMIT_BYTES: z.coerce
     .number()
@@ -39,6 +55,9 @@ const ConfigSchema = z.object({
   // (runs queued through the same process wake it at once), 5 s on PostgreSQL (every new run is
   // announced with NOTIFY; polling only covers a lost signal connection).
   WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).optional(),
+  // On SIGINT/SIGTERM, how long runs under way may go on (nothing new is claimed) before those
+  // left are put back in the queue; 0 puts them back at once. A second signal does it at once too.
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   // --- Run isolation and limits (docs/security.md: Isolation, Limits) ---
   // Runs execute in processes of their own (one per run slot, reused); this caps each one's heap,
   // in MB. A run that needs more ends in reset ("the run exceeded its memory limit of … MB").
@@ -59,6 +78,22 @@ const ConfigSchema = z.object({
     .int()
     .positive()
     .default(10 * 1024 * 1024),
+  // Largest file a step fetches into the run's files (bytes): a `download`, an `http` body saved
+  // with `save_to_file`. Past it the transfer stops, nothing is kept and the step fails.
+  RUN_DOWNLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
+  // Largest a run's scratch variables (`let`, `save_as: vars.x`) may grow, as JSON (bytes).
+  RUN_VARS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
+  // Steps one run may start, nested and repeated ones included: the bound on loops inside loops.
+  // Past it the step that would start fails ("the run has started … steps, its limit").
+  RUN_MAX_STEPS: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   // Events one execution of a run writes to its step log; past it one warning says so and later
   // events are dropped (the run goes on, and its ending is always written).
   RUN_MAX_EVENTS: z.coerce.number().int().min(10).default(10_000),
@@ -138,6 +173,20 @@ const ConfigSchema = z.object({
       return /^\d+$/.test(text) ? Number(text) : text;
     }),
   // --- end of hostile requests ---
+  // --- Files (DESIGN.md "Files") ---
+  // Largest file `POST /v1/file` keeps, and largest an `http(s)` URL given for a `file` input may
+  // be when the run fetches it; larger uploads are a 413, larger fetches fail the run at its start.
+  FILE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    // The files index keeps sizes as 32-bit integers.
+    .max(2 ** 31 - 1)
+    .default(25 * 1024 * 1024),
+  // Days the videos and files of ended runs, and uploads no queued or running run names, are kept;
+  // workers remove older ones at start and every hour. 0 keeps everything.
+  RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
+  // --- end of files ---
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

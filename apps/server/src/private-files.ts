@@ -1,4 +1,15 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname } from "node:path";
 
 /**
  * What Skillrun keeps on disk (the SQLite database, the data folder, the video store, the
@@ -27,4 +38,24 @@ export function makePrivateDatabaseFile(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`]) {
     if (existsSync(path)) chmodSync(path, PRIVATE_FILE_MODE);
   }
+}
+
+/**
+ * The trimmed text of `file`, a small private file made once: read when it exists, else written
+ * with `make()` (and a newline) readable by this user only, its folder private too. Two
+ * processes starting at once agree on one content.
+ */
+export function keptPrivateFile(file: string, make: () => string): string {
+  makePrivateDir(dirname(file));
+  const draft = `${file}.${process.pid}.tmp`;
+  writeFileSync(draft, `${make()}\n`, { mode: PRIVATE_FILE_MODE });
+  try {
+    // link() publishes the whole file at once and fails when one exists: the first writer wins.
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+  return readFileSync(file, "utf8").trim();
 }

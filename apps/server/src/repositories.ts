@@ -1,31 +1,56 @@
 import type { Database } from "./db/database.js";
 import { ApiKeyRepository } from "./db/repositories/api-keys.js";
+import { RetentionRepository } from "./db/repositories/retention.js";
 import { RunEventRepository } from "./db/repositories/run-events.js";
 import { RunExecutionRepository } from "./db/repositories/run-execution.js";
+import { RunFileRepository } from "./db/repositories/run-files.js";
+import { RunPauseRepository } from "./db/repositories/run-pauses.js";
 import { RunRepository } from "./db/repositories/runs.js";
+import { SecretRepository } from "./db/repositories/secrets.js";
 import { SkillRepository } from "./db/repositories/skills.js";
+import { UploadedFileRepository } from "./db/repositories/uploaded-files.js";
 import type { Clock } from "./domain/clock.js";
+import type { SecretBox } from "./secrets/secret-box.js";
 import type { RunSignals } from "./worker/run-signals.js";
 
 export interface Repositories {
   apiKeys: ApiKeyRepository;
   runs: RunRepository;
   runEvents: RunEventRepository;
+  /** Pausing and resuming runs, the API's side. */
+  runPauses: RunPauseRepository;
   /** The worker's side of runs. */
   runExecution: RunExecutionRepository;
+  secrets: SecretRepository;
   skills: SkillRepository;
+  /** The index of runs' files. */
+  runFiles: RunFileRepository;
+  /** Files uploaded for runs' `file` inputs. */
+  uploads: UploadedFileRepository;
+  /** What retention reads of runs. */
+  retention: RetentionRepository;
 }
 
 /**
  * The repositories over one open database, writing `clock`'s time; queued and cancelled runs are
- * announced through `signals`.
+ * announced through `signals`; secrets and secret inputs are sealed with `secretBox`.
  */
-export function createRepositories(db: Database, clock: Clock, signals: RunSignals): Repositories {
+export function createRepositories(
+  db: Database,
+  clock: Clock,
+  signals: RunSignals,
+  secretBox: SecretBox,
+): Repositories {
   return {
     apiKeys: new ApiKeyRepository(db.prisma, clock),
-    runs: new RunRepository(db.prisma, clock, signals),
+    runs: new RunRepository(db.prisma, clock, signals, secretBox),
     runEvents: new RunEventRepository(db.prisma),
+    runPauses: new RunPauseRepository(db.prisma, clock),
     runExecution: new RunExecutionRepository(db.prisma, clock, db.flavour),
+    secrets: new SecretRepository(db.prisma, clock, secretBox),
     skills: new SkillRepository(db.prisma, clock),
+    runFiles: new RunFileRepository(db.prisma),
+    uploads: new UploadedFileRepository(db.prisma, clock),
+    retention: new RetentionRepository(db.prisma),
   };
 }

@@ -8,11 +8,17 @@ import { type AppDeps, createApp } from "./app.js";
 import type { Config } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import { localDataDir } from "./db/database-url.js";
+import type { RunExecutionRepository } from "./db/repositories/run-execution.js";
 import { type Clock, systemClock } from "./domain/clock.js";
+import { Retention } from "./files/retention.js";
 import { answerClientError } from "./http/client-errors.js";
 import { serverUrlOf } from "./http/public-url.js";
+import { closeable, type ServerClosing } from "./http/server-closing.js";
 import { networkPolicyOf, ownAddresses } from "./network-policy.js";
 import { createRepositories, type Repositories } from "./repositories.js";
+import { RunSecrets } from "./secrets/run-secrets.js";
+import { SecretBox } from "./secrets/secret-box.js";
+import { keptSecretsKey, parseSecretsKey } from "./secrets/secrets-key.js";
 import { keptSigningSecret } from "./videos/signing-secret.js";
 import { VideoStore } from "./videos/video-store.js";
 import { browserSettingsOf } from "./worker/browser-settings.js";
@@ -37,6 +43,8 @@ export interface RuntimeOverrides {
   allowOwnAddress?: boolean;
   /** Worker options over those the configuration gives. */
   worker?: Partial<WorkerOptions>;
+  /** The repository the worker writes runs through, made from the database's (tests slow it). */
+  execution?: (repository: RunExecutionRepository) => RunExecutionRepository;
   /** Last word on the HTTP app's dependencies (failing repositories, …). */
   app?: (deps: AppDeps) => AppDeps;
 }
@@ -68,15 +76,17 @@ export interface Runtime {
    */
   start(): Promise<{ url: string | undefined }>;
   /**
-   * Stops in order: no new HTTP connections and the worker's runs released (at once, side by
-   * side), then the signals and the database. `force` also cuts open HTTP connections.
+   * Stops at once to accept HTTP connections and to claim runs; answers the requests in flight
+   * while the runs under way go on for up to `graceMs` (default 0), after which those left are
+   * put back in the queue; then closes the signals and the database. `force` cuts open HTTP
+   * connections and releases the runs at once, also when a close is under way already.
    */
-  close(options?: { force?: boolean }): Promise<void>;
+  close(options?: { graceMs?: number; force?: boolean }): Promise<void>;
 }
 
 /**
- * Builds a Skillrun from its configuration: logger → database (migrated) → run signals →
- * repositories → video store → HTTP app and worker. The one place where the parts are put
+ * Builds a Skillrun from its configuration: secrets key → logger → database (migrated) → run
+ * signals → repositories → video store → HTTP app and worker. The one place where the parts are put
  * together and taken apart again, for serve, worker, one-off commands and the tests alike.
  */
 export async function createRuntime(
@@ -84,6 +94,14 @@ export async function createRuntime(
   roles: RuntimeRoles,
   overrides: RuntimeOverrides = {},
 ): Promise<Runtime> {
+  const secretBox = new SecretBox(() =>
+    config.SECRETS_KEY === undefined
+      ? keptSecretsKey(join(localDataDir(config.DATABASE_URL), "secrets-key"))
+      : parseSecretsKey(config.SECRETS_KEY),
+  );
+  // Serving and executing need the key: a missing or unusable key file stops them here. One-off
+  // commands load it when they first seal or open a value.
+  if (roles.http || roles.worker) secretBox.load();
   const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
   const clock = overrides.clock ?? systemClock;
   const db = await openDatabase(config.DATABASE_URL);
@@ -94,7 +112,7 @@ export async function createRuntime(
     await db.close();
     throw error;
   }
-  const repos = createRepositories(db, clock, signals);
+  const repos = createRepositories(db, clock, signals, secretBox);
   const videos = new VideoStore(config.VIDEO_DIR);
 
   const app = roles.http ? createApp(appDeps()) : undefined;
@@ -103,7 +121,7 @@ export async function createRuntime(
     roles.worker && config.WORKER_CONCURRENCY > 0
       ? new Worker(
           {
-            execution: repos.runExecution,
+            execution: overrides.execution?.(repos.runExecution) ?? repos.runExecution,
             logger,
             clock,
             signals,
@@ -115,11 +133,27 @@ export async function createRuntime(
             browser: browserSettingsOf(config),
             // Read at each run: the server's own address is known only once it listens.
             network: () => network,
+            secrets: new RunSecrets(repos.secrets, secretBox),
+            files: {
+              runFiles: repos.runFiles,
+              uploads: repos.uploads,
+              maxBytes: config.FILE_MAX_BYTES,
+            },
+            retention: new Retention({
+              retention: repos.retention,
+              runFiles: repos.runFiles,
+              uploads: repos.uploads,
+              videos,
+              clock,
+              logger,
+              days: config.RETENTION_DAYS,
+            }),
           },
           { ...workerOptionsOf(config, db.flavour), ...overrides.worker },
         )
       : undefined;
-  let server: Server | undefined;
+  let server: ServerClosing | undefined;
+  let closing: Promise<void> | undefined;
   // Known once the server listens (PORT=0 picks a free port).
   let boundUrl: string | undefined;
 
@@ -140,14 +174,15 @@ export async function createRuntime(
         videoSigningSecret:
           config.VIDEO_SIGNING_SECRET ??
           keptSigningSecret(join(localDataDir(config.DATABASE_URL), "video-signing-secret")),
+        fileMaxBytes: config.FILE_MAX_BYTES,
       },
     };
     return overrides.app ? overrides.app(deps) : deps;
   }
 
   async function listen(http: Express): Promise<string> {
-    const listening = http.listen(config.PORT, config.HOST);
-    server = listening;
+    const listening: Server = http.listen(config.PORT, config.HOST);
+    server = closeable(listening);
     // Malformed requests Node refuses before Express sees them get a JSON body too.
     listening.on("clientError", answerClientError);
     await new Promise<void>((resolve, reject) => {
@@ -186,24 +221,37 @@ export async function createRuntime(
       await worker?.ready();
       return { url };
     },
-    async close(options = {}) {
-      // Runs under way go back to the queue, for the next start or another worker.
-      const workerStopped = worker?.stop();
-      const serverClosed = server && closeServer(server, options.force === true);
-      try {
-        await Promise.all([workerStopped, serverClosed]);
-      } finally {
-        await signals.close().catch(() => undefined);
-        await db.close();
+    close(options = {}) {
+      const force = options.force === true;
+      if (closing !== undefined) {
+        // Stop at once: what the close under way still waits for is cut short.
+        if (force) {
+          void server?.close({ force });
+          void worker?.stop(0);
+        }
+        return closing;
       }
+      closing = (async () => {
+        // Both at once: no new connection, no new claim. The runs under way go on meanwhile, and
+        // what they are not given time to finish goes back to the queue.
+        const serverClosed = server?.close({ force });
+        if (server) {
+          const n = server.inFlight;
+          logger.info(
+            { inFlight: n },
+            `no longer accepting connections; answering ${n === 1 ? "1 request" : `${n} requests`} in flight`,
+          );
+          void serverClosed?.then(() => logger.info("HTTP server closed"));
+        }
+        const workerStopped = worker?.stop(force ? 0 : (options.graceMs ?? 0));
+        try {
+          await Promise.all([serverClosed, workerStopped]);
+        } finally {
+          await signals.close().catch(() => undefined);
+          await db.close();
+        }
+      })();
+      return closing;
     },
   };
-}
-
-function closeServer(server: Server, force: boolean): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Idle keep-alive connections would hold close() open; `force` cuts busy ones too.
-  if (force) server.closeAllConnections();
-  else server.closeIdleConnections();
-  return closed;
 }

@@ -1,10 +1,17 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { RunEvent, RunSession } from "../src/domain/api-types.js";
+import {
+  formatAmount,
+  INVOICES,
+  invoicesCsv,
+  PAGE_COUNT,
+} from "../src/http/demo/backoffice-invoice-data.js";
 import { paths } from "../src/paths.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call } from "./support/http.js";
@@ -16,6 +23,11 @@ import { RunClient, typesOf } from "./support/runs.js";
  */
 
 const DEMO_SKILL = readFileSync(join(paths.skills, "demo-shop-order.yaml"), "utf8");
+const BACKOFFICE_SKILLS = [
+  "backoffice-login.yaml",
+  "backoffice-invoices.yaml",
+  "backoffice-export.yaml",
+].map((file) => readFileSync(join(paths.skills, file), "utf8"));
 
 const PATIENT = `
 id: skill_patient
@@ -62,6 +74,7 @@ let scratch: string;
 beforeAll(async () => {
   server = await startTestServer({ worker: { concurrency: 2 } });
   await server.importSkillYaml("alice", DEMO_SKILL, PATIENT, WRONG_SELECTOR, HURRIED);
+  await server.importSkillYaml("alice", ...BACKOFFICE_SKILLS);
   alice = new RunClient(server.origin, await server.keyFor("alice"));
   shopUrl = `${server.origin}/demo/`;
   scratch = mkdtempSync(join(tmpdir(), "skillrun-videos-"));
@@ -150,8 +163,18 @@ describe("the browser example skill against the server's demo shop", () => {
     expect(data.order_number).toMatch(/^SR-\d{6}$/);
     expect(data.receipt).toMatchObject({ file: expect.stringMatching(/\.png$/), width: 1280 });
 
-    const screenshots = readdirSync(server.videos.screenshotDirOf(id));
+    const screenshots = readdirSync(server.videos.filesDirOf(id));
     expect(screenshots).toEqual([(data.receipt as { file: string }).file]);
+    // The screenshot is a run file: listed once the run has ended, served with its exact bytes.
+    const listed = await call(server.origin, "GET", `/v1/run/${id}/files`, { key: alice.key });
+    const [shot] = listed.body as { name: string; content_type: string; url: string }[];
+    expect(listed.body).toHaveLength(1);
+    expect(shot).toMatchObject({ name: screenshots[0], content_type: "image/png" });
+    const served = await call(server.origin, "GET", (shot as { url: string }).url);
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(served.bytes).toEqual(
+      new Uint8Array(readFileSync(join(server.videos.filesDirOf(id), screenshots[0] as string))),
+    );
 
     const events = await alice.events(id);
     const recorded = events.find((event) => event.type === "video_recorded");
@@ -168,6 +191,98 @@ describe("the browser example skill against the server's demo shop", () => {
     expect(video.frames / video.durationS).toBeGreaterThanOrEqual(5);
     expect(Math.abs(video.frames - video.durationS * 10)).toBeLessThanOrEqual(3);
     expect(chromiumProcessesOf(id)).toBe(0);
+  });
+});
+
+describe("the back office example skills", () => {
+  const startInvoices = (inputs: Record<string, unknown> = {}) =>
+    alice.start("skill_backoffice_invoices", {
+      base_url: `${server.origin}/demo/backoffice`,
+      password: "demo-password",
+      ...inputs,
+    });
+
+  it("sign in through call and read every page of the invoice table", async () => {
+    const { id } = await startInvoices({ large_from: 450 });
+    const run = await alice.ended(id, 90_000);
+    expect(run.state, JSON.stringify(run.data)).toBe("finish");
+    const invoices = INVOICES.map((invoice) => ({
+      number: invoice.number,
+      customer: invoice.customer,
+      amount: formatAmount(invoice.amountCents),
+      date: invoice.date,
+    }));
+    const cents = INVOICES.reduce((sum, invoice) => sum + invoice.amountCents, 0);
+    const large = INVOICES.filter((invoice) => invoice.amountCents >= 45_000);
+    expect(large.length).toBeGreaterThan(0);
+    // The output map is the whole of the run's data: no scratch variable leaks into it.
+    expect(run.data).toEqual({
+      invoices,
+      count: INVOICES.length,
+      total: cents / 100,
+      large: large.map((invoice) => invoice.number),
+      pages: PAGE_COUNT,
+    });
+    const events = await alice.events(id);
+    const started = events.flatMap((e) => (e.type === "step_started" ? [e.step?.label] : []));
+    expect(started).toContain("login › step 2 (fill)");
+    expect(started).toContain(`pages #${PAGE_COUNT} › page`);
+    expect(started).not.toContain(`pages #${PAGE_COUNT + 1} › page`);
+    const logs = events.flatMap((e) => (e.type === "log" ? [e.message] : []));
+    expect(logs).toEqual(
+      large.map((i) => `large invoice ${i.number}: ${formatAmount(i.amountCents)} (${i.customer})`),
+    );
+    expect(typesOf(events).at(-1)).toBe("run_finished");
+    // The password is a secret input: sealed, and nowhere in what the API answers.
+    expect(run.inputs).toMatchObject({ password: "***" });
+    expect(JSON.stringify([run, events])).not.toContain("demo-password");
+  });
+
+  it("download the CSV export by a click and upload it, the form receiving every byte and line", async () => {
+    const { id } = await alice.start("skill_backoffice_export", {
+      base_url: `${server.origin}/demo/backoffice`,
+      password: "demo-password",
+    });
+    const run = await alice.ended(id, 90_000);
+    expect(run.state, JSON.stringify(run.data)).toBe("finish");
+    const csv = Buffer.from(invoicesCsv());
+    const lines = INVOICES.length + 1;
+    expect(run.data).toEqual({
+      file: {
+        file: "invoices.csv",
+        name: "invoices.csv",
+        bytes: csv.length,
+        content_type: "text/csv",
+        sha256: createHash("sha256").update(csv).digest("hex"),
+      },
+      lines,
+      uploaded: { name: "invoices.csv", bytes: String(csv.length), lines: String(lines) },
+    });
+    // The download is a run file, kept byte for byte beside the run's video.
+    expect(readFileSync(join(server.videos.filesDirOf(id), "invoices.csv"))).toEqual(csv);
+    const events = await alice.events(id);
+    const started = events.flatMap((e) => (e.type === "step_started" ? [e.step?.label] : []));
+    expect(started).toEqual(expect.arrayContaining(["export", "export_text", "step 7 (upload)"]));
+    expect(typesOf(events).at(-1)).toBe("run_finished");
+    expect(JSON.stringify([run, events])).not.toContain("demo-password");
+  });
+
+  it("fail clearly, naming the login step, on a wrong password", async () => {
+    const { id } = await startInvoices({ password: "not-the-password" });
+    const run = await alice.ended(id, 60_000);
+    expect(run.state).toBe("reset");
+    // What output could evaluate: nothing was read, so the lists and figures are null (count 0).
+    expect(run.data).toEqual({
+      invoices: null,
+      count: 0,
+      total: null,
+      large: null,
+      pages: null,
+      error: {
+        step: "login › step 8 (fail)",
+        message: "could not sign in as demo: Wrong username or password",
+      },
+    });
   });
 });
 
@@ -220,7 +335,7 @@ describe("a browser run past its time limit", () => {
 });
 
 describe("a worker shutting down during a browser run", () => {
-  it("closes the run's browser and keeps its video before putting the run back in the queue", async () => {
+  it("closes the run's browser and keeps its video before ending the run, which may have had effects", async () => {
     const own = await startTestServer({ worker: { concurrency: 1 } });
     try {
       await own.importSkillYaml("alice", PATIENT);
@@ -230,13 +345,14 @@ describe("a worker shutting down during a browser run", () => {
       expect(chromiumProcessesOf(id)).toBeGreaterThan(0);
       await own.worker?.stop();
       expect(chromiumProcessesOf(id)).toBe(0);
-      const released = await client.get(id);
-      expect(released.state).toBeNull();
-      expect(released.video_url).not.toBeNull();
-      expect(typesOf(await client.events(id)).slice(-2)).toEqual([
-        "video_recorded",
-        "run_released",
-      ]);
+      // Its browser steps may have changed something: it is not put back in the queue.
+      const ended = await client.get(id);
+      expect(ended.state).toBe("reset");
+      expect((ended.data as { error: { message: string } }).error.message).toMatch(
+        /shut down during step .*; not re-run because it may have had effects/,
+      );
+      expect(ended.video_url).not.toBeNull();
+      expect(typesOf(await client.events(id)).slice(-2)).toEqual(["video_recorded", "run_failed"]);
     } finally {
       await own.close();
     }

@@ -4,8 +4,12 @@ import { startTestServer, type TestServer } from "../src/test-support/test-serve
 import {
   FAILURE_MESSAGE,
   failingRunEvents,
+  failingRunFiles,
+  failingRunPauses,
   failingRuns,
+  failingSecrets,
   failingSkills,
+  failingUploads,
   failingVideos,
 } from "./support/failing-repositories.js";
 import { call, oversizedRunBody, type Reply, skillRecord, TOO_LONG_ID } from "./support/http.js";
@@ -32,6 +36,9 @@ interface Ctx {
   /** Two runs of alice's with VIDEO_BYTES as their video. */
   videoRun: string;
   otherVideoRun: string;
+  /** A run of alice's with FILE_BYTES as its file FILE_NAME, and one of bob's with a file. */
+  fileRun: string;
+  bobFileRun: string;
 }
 
 /** One way to provoke a status; `check` adds what the generic checks cannot know. */
@@ -74,6 +81,8 @@ const SAMPLE_EVENTS: Omit<NewRunEvent, "runId">[] = [
   { at: new Date(), type: "run_failed", durationMs: 40, message: "fetch: HTTP 500" },
 ];
 const BOB_SKILL = "skill_bobs";
+const FILE_NAME = "report.csv";
+const FILE_BYTES = new TextEncoder().encode("number,amount\nINV-1,120.50\n");
 const UNKNOWN_KEY = "sk_this-key-was-never-issued-0000000000000000000";
 
 // The ways to reach every operation without a key, or with one nobody issued.
@@ -106,6 +115,45 @@ async function newRun(ctx: Ctx): Promise<string> {
   return run.id;
 }
 
+/**
+ * A run of alice's as a worker would have left it: in play (a pause pending, when asked), or
+ * paused at an ask whose answer must be a string.
+ */
+async function runIn(ctx: Ctx, state: "play" | "pause", pauseRequested = false): Promise<string> {
+  const id = await newRun(ctx);
+  const pausedFor = {
+    reason: "ask",
+    step: "code",
+    prompt: "Code?",
+    schema: { type: "string" },
+    expires_at: "2099-01-01T00:00:00.000Z",
+  };
+  await ctx.main.db.prisma.run.update({
+    where: { id },
+    data: {
+      state,
+      workerId: "worker_contract",
+      pauseRequested,
+      pausedFor: state === "pause" ? JSON.stringify(pausedFor) : null,
+    },
+  });
+  return id;
+}
+
+/** A small valid skill definition in YAML. */
+function skillYaml(id: string, name: string): string {
+  return `id: ${id}\nname: ${name}\nsteps:\n  - log: hello\n`;
+}
+
+/** alice's PUT of a small skill, as YAML. */
+function putYaml(ctx: Ctx, id: string, name: string) {
+  return call(ctx.main.origin, "PUT", `/v1/skill/${id}`, {
+    key: ctx.alice,
+    body: skillYaml(id, name),
+    headers: { "content-type": "application/yaml" },
+  });
+}
+
 /** The signed address of a run's video, as alice gets it from the API. */
 async function signedUrl(ctx: Ctx, runId: string): Promise<string> {
   const reply = await call(ctx.main.origin, "GET", `/v1/run/${runId}/video_url`, {
@@ -120,6 +168,45 @@ async function fetchVideo(ctx: Ctx, headers: Record<string, string> = {}): Promi
   return call(ctx.main.origin, "GET", await signedUrl(ctx, ctx.videoRun), { headers });
 }
 
+/** The signed address of alice's run file, as she gets it from the list. */
+async function fileUrl(ctx: Ctx): Promise<string> {
+  const reply = await call(ctx.main.origin, "GET", `/v1/run/${ctx.fileRun}/files`, {
+    key: ctx.alice,
+  });
+  expect(reply.status, reply.text).toBe(200);
+  return (reply.body as { url: string }[])[0]?.url as string;
+}
+
+/** GET of alice's run file at its signed address, without a key, with `headers`. */
+async function fetchFile(ctx: Ctx, headers: Record<string, string> = {}): Promise<Reply> {
+  return call(ctx.main.origin, "GET", await fileUrl(ctx), { headers });
+}
+
+/** POST /v1/file of one file, as a browser's form sends it. */
+async function uploadFile(
+  origin: string,
+  key: string | undefined,
+  bytes: Uint8Array,
+  field = "file",
+): Promise<Reply> {
+  const form = new FormData();
+  form.append(field, new Blob([bytes], { type: "text/csv" }), "upload.csv");
+  const response = await fetch(`${origin}/v1/file`, {
+    method: "POST",
+    headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
+    body: form,
+  });
+  const body = new Uint8Array(await response.arrayBuffer());
+  const text = new TextDecoder().decode(body);
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === "" ? text : JSON.parse(text),
+    text,
+    bytes: body,
+  };
+}
+
 const table: Table = {
   startRun: {
     "200": [
@@ -130,6 +217,22 @@ const table: Table = {
             key: ctx.alice,
             json: { skill_id: ALICE_SKILL, inputs: { query: "shoes" } },
           }),
+      },
+      {
+        name: "a repeat of a request with an Idempotency-Key",
+        send: async (ctx) => {
+          const request = {
+            key: ctx.alice,
+            json: { skill_id: ALICE_SKILL, inputs: { query: "boots" } },
+            headers: { "idempotency-key": "contract-repeat" },
+          };
+          const first = await call(ctx.main.origin, "POST", "/v1/run/", request);
+          expect(first.status, first.text).toBe(200);
+          const repeat = await call(ctx.main.origin, "POST", "/v1/run/", request);
+          expect((repeat.body as { id: string }).id).toBe((first.body as { id: string }).id);
+          return repeat;
+        },
+        check: (reply) => expect(reply.headers.get("idempotent-replayed")).toBe("true"),
       },
     ],
     "401": unauthorized((ctx, key) =>
@@ -176,13 +279,59 @@ const table: Table = {
             json: { skill_id: ALICE_SKILL, inputs: { colour: "red" } },
           }),
       },
+      {
+        name: "an Idempotency-Key used with another body",
+        send: async (ctx) => {
+          const headers = { "idempotency-key": "contract-reused" };
+          const first = await call(ctx.main.origin, "POST", "/v1/run/", {
+            key: ctx.alice,
+            json: { skill_id: ALICE_SKILL, inputs: { query: "hats" } },
+            headers,
+          });
+          expect(first.status, first.text).toBe(200);
+          return call(ctx.main.origin, "POST", "/v1/run/", {
+            key: ctx.alice,
+            json: { skill_id: ALICE_SKILL, inputs: { query: "gloves" } },
+            headers,
+          });
+        },
+        check: (reply) =>
+          expect(reply.body).toMatchObject({
+            detail: [{ loc: ["header", "idempotency-key"], type: "idempotency_key_reused" }],
+          }),
+      },
+      {
+        name: "an Idempotency-Key with a space",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/run/", {
+            key: ctx.alice,
+            json: { skill_id: ALICE_SKILL },
+            headers: { "idempotency-key": "two words" },
+          }),
+        check: (reply) =>
+          expect(reply.body).toMatchObject({
+            detail: [{ loc: ["header", "idempotency-key"], type: "string_pattern_mismatch" }],
+          }),
+      },
     ],
-    "500": failing((ctx) =>
-      call(ctx.broken.origin, "POST", "/v1/run/", {
-        key: ctx.brokenKey,
-        json: { skill_id: ALICE_SKILL },
-      }),
-    ),
+    "500": [
+      ...failing((ctx) =>
+        call(ctx.broken.origin, "POST", "/v1/run/", {
+          key: ctx.brokenKey,
+          json: { skill_id: ALICE_SKILL },
+        }),
+      ),
+      ...failing((ctx) =>
+        call(ctx.broken.origin, "POST", "/v1/run/", {
+          key: ctx.brokenKey,
+          json: { skill_id: ALICE_SKILL },
+          headers: { "idempotency-key": "contract-broken" },
+        }),
+      ).map((provocation) => ({
+        ...provocation,
+        name: `${provocation.name}, with an Idempotency-Key`,
+      })),
+    ],
   },
 
   listRuns: {
@@ -193,6 +342,16 @@ const table: Table = {
         check: (reply) => {
           expect(reply.body).toHaveLength(1);
           expect(reply.headers.get("link")).toMatch(/^<[^>]+[?&]cursor=[^>]+>; rel="next"$/);
+        },
+      },
+      {
+        name: "the queued runs only (state_filter=queued)",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", "/v1/run/list?state_filter=queued", { key: ctx.alice }),
+        check: (reply) => {
+          const runs = reply.body as { state: unknown }[];
+          expect(runs.length).toBeGreaterThan(0);
+          expect(runs.every((run) => run.state === null)).toBe(true);
         },
       },
       {
@@ -310,6 +469,166 @@ const table: Table = {
     ],
     "500": failing((ctx) =>
       call(ctx.broken.origin, "POST", "/v1/run/run_anything/cancel", { key: ctx.brokenKey }),
+    ),
+  },
+
+  pauseRun: {
+    "200": [
+      {
+        name: "a paused run",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "pause")}/pause`, {
+            key: ctx.alice,
+          }),
+        check: (reply) => expect(reply.body).toBe("pause"),
+      },
+    ],
+    "202": [
+      {
+        name: "a running run",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "play")}/pause`, {
+            key: ctx.alice,
+          }),
+        check: (reply) => expect(reply.body).toBe("play"),
+      },
+    ],
+    "401": unauthorized(async (ctx, key) =>
+      call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "play")}/pause`, { key }),
+    ),
+    "404": [
+      {
+        name: "an unknown run",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/run/run_unknown/pause", { key: ctx.alice }),
+      },
+      {
+        name: "another owner's run",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${ctx.bobRun}/pause`, { key: ctx.alice }),
+      },
+    ],
+    "409": [
+      {
+        name: "a queued run",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await newRun(ctx)}/pause`, { key: ctx.alice }),
+        check: (reply) =>
+          expect(reply.body).toEqual({
+            detail: "Run cannot be paused: it is queued, waiting for a worker",
+          }),
+      },
+    ],
+    "413": [
+      {
+        name: "a body over 1 MiB (a pause takes none, but any body is read)",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "play")}/pause`, {
+            key: ctx.alice,
+            body: oversizedRunBody(ALICE_SKILL),
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "an id over 128 characters",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${TOO_LONG_ID}/pause`, { key: ctx.alice }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "POST", "/v1/run/run_anything/pause", { key: ctx.brokenKey }),
+    ),
+  },
+
+  resumeRun: {
+    "200": [
+      {
+        name: "a paused run with an answer that fits",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "pause")}/resume`, {
+            key: ctx.alice,
+            json: { input: "123456" },
+          }),
+        check: (reply) => expect(reply.body).toBe("play"),
+      },
+      {
+        name: "a running run whose pause is pending, without a body",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "play", true)}/resume`, {
+            key: ctx.alice,
+          }),
+        check: (reply) => expect(reply.body).toBe("play"),
+      },
+    ],
+    "401": unauthorized(async (ctx, key) =>
+      call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "pause")}/resume`, {
+        key,
+        json: { input: "1" },
+      }),
+    ),
+    "404": [
+      {
+        name: "an unknown run",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/run/run_unknown/resume", {
+            key: ctx.alice,
+            json: { input: "1" },
+          }),
+      },
+      {
+        name: "another owner's run",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${ctx.bobRun}/resume`, { key: ctx.alice }),
+      },
+    ],
+    "409": [
+      {
+        name: "a running run with no pause pending",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "play")}/resume`, {
+            key: ctx.alice,
+          }),
+        check: (reply) =>
+          expect(reply.body).toEqual({ detail: "Run is not paused: it is running" }),
+      },
+    ],
+    "413": [
+      {
+        name: "a body over 1 MiB",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "pause")}/resume`, {
+            key: ctx.alice,
+            body: oversizedRunBody(ALICE_SKILL),
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "an answer its ask's schema refuses",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "pause")}/resume`, {
+            key: ctx.alice,
+            json: { input: 123456 },
+          }),
+        check: (reply) =>
+          expect(reply.body).toEqual({
+            detail: [
+              { loc: ["body", "input"], msg: "Value error, must be string", type: "value_error" },
+            ],
+          }),
+      },
+      {
+        name: "a key beside input",
+        send: async (ctx) =>
+          call(ctx.main.origin, "POST", `/v1/run/${await runIn(ctx, "pause")}/resume`, {
+            key: ctx.alice,
+            json: { input: "1", answer: "1" },
+          }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "POST", "/v1/run/run_anything/resume", { key: ctx.brokenKey }),
     ),
   },
 
@@ -539,6 +858,188 @@ const table: Table = {
     "500": failing((ctx) => call(ctx.broken.origin, "GET", ctx.broken.videoUrlFor("run_anything"))),
   },
 
+  listRunFiles: {
+    "200": [
+      {
+        name: "a run with a file",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.fileRun}/files`, { key: ctx.alice }),
+        check: (reply, ctx) =>
+          expect(reply.body).toEqual([
+            expect.objectContaining({
+              name: FILE_NAME,
+              bytes: FILE_BYTES.length,
+              url: expect.stringMatching(
+                new RegExp(
+                  `^${ctx.main.origin}/v1/run/${ctx.fileRun}/files/report\\.csv\\?expires=\\d+&signature=[\\w-]{43}$`,
+                ),
+              ),
+            }),
+          ]),
+      },
+      {
+        name: "a run without files",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/files`, { key: ctx.alice }),
+        check: (reply) => expect(reply.body).toEqual([]),
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "GET", `/v1/run/${ctx.fileRun}/files`, { key }),
+    ),
+    "404": [
+      {
+        name: "an unknown run",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", "/v1/run/run_unknown/files", { key: ctx.alice }),
+      },
+      {
+        name: "another owner's run",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.bobFileRun}/files`, { key: ctx.alice }),
+      },
+    ],
+    "422": [
+      {
+        name: "an id over 128 characters",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${TOO_LONG_ID}/files`, { key: ctx.alice }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "GET", "/v1/run/run_anything/files", { key: ctx.brokenKey }),
+    ),
+  },
+
+  getRunFile: {
+    "200": [
+      {
+        name: "a signed address, without a key",
+        send: (ctx) => fetchFile(ctx),
+        check: (reply) => {
+          expect(reply.bytes).toEqual(FILE_BYTES);
+          expect(reply.headers.get("content-type")).toBe("text/csv");
+          expect(reply.headers.get("content-disposition")).toBe(
+            `attachment; filename="${FILE_NAME}"`,
+          );
+          expect(reply.headers.get("x-content-type-options")).toBe("nosniff");
+        },
+      },
+    ],
+    "206": [
+      {
+        name: "Range: bytes=0-9",
+        send: (ctx) => fetchFile(ctx, { range: "bytes=0-9" }),
+        check: (reply) => {
+          expect(reply.headers.get("content-range")).toBe(`bytes 0-9/${FILE_BYTES.length}`);
+          expect(reply.bytes).toEqual(FILE_BYTES.slice(0, 10));
+        },
+      },
+    ],
+    "304": [
+      {
+        name: "If-None-Match with the file's ETag",
+        send: async (ctx) => {
+          const etag = (await fetchFile(ctx)).headers.get("etag");
+          expect(etag).toBeTruthy();
+          return fetchFile(ctx, { "if-none-match": etag as string, "cache-control": "max-age=0" });
+        },
+      },
+    ],
+    "403": [
+      {
+        name: "a tampered signature",
+        send: async (ctx) => {
+          const url = await fileUrl(ctx);
+          const signature = new URL(url).searchParams.get("signature") as string;
+          return call(ctx.main.origin, "GET", withQuery(url, { signature: tampered(signature) }));
+        },
+        check: (reply) => expect(reply.body).toEqual({ detail: "Invalid file signature" }),
+      },
+      {
+        name: "the video's signature on a file",
+        send: async (ctx) => {
+          const video = new URL(await signedUrl(ctx, ctx.videoRun)).search;
+          return call(ctx.main.origin, "GET", `/v1/run/${ctx.videoRun}/files/${FILE_NAME}${video}`);
+        },
+        check: (reply) => expect(reply.body).toEqual({ detail: "Invalid file signature" }),
+      },
+    ],
+    "404": [
+      {
+        name: "a genuine address of a file the run does not have",
+        send: (ctx) => call(ctx.main.origin, "GET", ctx.main.fileUrlFor(ctx.fileRun, "other.csv")),
+        check: (reply) => expect(reply.body).toEqual({ detail: "Run file not found" }),
+      },
+      {
+        name: "a name no run file can have",
+        send: async (ctx) => {
+          const search = new URL(await fileUrl(ctx)).search;
+          return call(
+            ctx.main.origin,
+            "GET",
+            `/v1/run/${ctx.fileRun}/files/..%2Freport.csv${search}`,
+          );
+        },
+        check: (reply) => expect(reply.body).toEqual({ detail: "Run file not found" }),
+      },
+    ],
+    "412": [
+      {
+        name: "If-Match with another ETag",
+        send: (ctx) => fetchFile(ctx, { "if-match": '"not-this-file"' }),
+      },
+    ],
+    "416": [
+      {
+        name: "a range past the end",
+        send: (ctx) => fetchFile(ctx, { range: `bytes=${FILE_BYTES.length}-` }),
+        check: (reply) =>
+          expect(reply.headers.get("content-range")).toBe(`bytes */${FILE_BYTES.length}`),
+      },
+    ],
+    "422": [
+      {
+        name: "no signature",
+        send: async (ctx) =>
+          call(ctx.main.origin, "GET", withQuery(await fileUrl(ctx), { signature: undefined })),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "GET", ctx.broken.fileUrlFor("run_anything", FILE_NAME)),
+    ),
+  },
+
+  uploadFile: {
+    "200": [
+      {
+        name: "one file in the field file",
+        send: (ctx) => uploadFile(ctx.main.origin, ctx.alice, FILE_BYTES),
+        check: (reply) =>
+          expect(reply.body).toMatchObject({ name: "upload.csv", bytes: FILE_BYTES.length }),
+      },
+    ],
+    "401": unauthorized((ctx, key) => uploadFile(ctx.main.origin, key, FILE_BYTES)),
+    "413": [
+      {
+        name: "a file one byte over the default 25 MiB",
+        send: (ctx) => uploadFile(ctx.main.origin, ctx.alice, new Uint8Array(25 * 1024 * 1024 + 1)),
+      },
+    ],
+    "422": [
+      {
+        name: "a file in another field",
+        send: (ctx) => uploadFile(ctx.main.origin, ctx.alice, FILE_BYTES, "document"),
+      },
+      {
+        name: "a JSON body",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/file", { key: ctx.alice, json: { file: "x" } }),
+      },
+    ],
+    "500": failing((ctx) => uploadFile(ctx.broken.origin, ctx.brokenKey, FILE_BYTES)),
+  },
+
   listSkills: {
     "200": [
       {
@@ -558,6 +1059,12 @@ const table: Table = {
       {
         name: "the caller's skill",
         send: (ctx) => call(ctx.main.origin, "GET", `/v1/skill/${ALICE_SKILL}`, { key: ctx.alice }),
+        check: (reply) => {
+          expect(reply.body).toMatchObject({
+            x_definition: { steps: [] },
+            x_version: `hash-${ALICE_SKILL}`,
+          });
+        },
       },
     ],
     "401": unauthorized((ctx, key) =>
@@ -581,6 +1088,352 @@ const table: Table = {
     ],
     "500": failing((ctx) =>
       call(ctx.broken.origin, "GET", `/v1/skill/${ALICE_SKILL}`, { key: ctx.brokenKey }),
+    ),
+  },
+
+  putSkill: {
+    "200": [
+      {
+        name: "a skill of the caller's, replaced (YAML)",
+        send: async (ctx) => {
+          await putYaml(ctx, "skill_contract_put", "First");
+          return putYaml(ctx, "skill_contract_put", "Second");
+        },
+        check: (reply) => expect(reply.body).toMatchObject({ name: "Second" }),
+      },
+    ],
+    "201": [
+      {
+        name: "a new skill (JSON)",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", "/v1/skill/skill_contract_new", {
+            key: ctx.alice,
+            json: { id: "skill_contract_new", name: "New", steps: [{ log: "hi" }] },
+          }),
+        check: (reply) =>
+          expect(reply.body).toMatchObject({ id: "skill_contract_new", owner: "alice" }),
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "PUT", "/v1/skill/skill_contract_put", {
+        key,
+        body: skillYaml("skill_contract_put", "Any"),
+        headers: { "content-type": "application/yaml" },
+      }),
+    ),
+    "404": [
+      {
+        name: "the address of the skill list",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", "/v1/skill/list", {
+            key: ctx.alice,
+            body: skillYaml("list", "List"),
+            headers: { "content-type": "application/yaml" },
+          }),
+      },
+    ],
+    "413": [
+      {
+        name: "a body over 1 MiB",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", "/v1/skill/skill_contract_put", {
+            key: ctx.alice,
+            body: `${skillYaml("skill_contract_put", "Big")}# ${"x".repeat(1024 * 1024)}\n`,
+            headers: { "content-type": "application/yaml" },
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "a definition with a problem, placed at its line",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", "/v1/skill/skill_contract_bad", {
+            key: ctx.alice,
+            body: "id: skill_contract_bad\nname: Bad\nsteps:\n  - clik: { selector: a }\n",
+            headers: { "content-type": "application/yaml" },
+          }),
+        check: (reply) => {
+          const [issue] = (reply.body as { detail: { loc: unknown[]; msg: string }[] }).detail;
+          expect(issue?.loc).toEqual(["body", "steps", 0, "clik"]);
+          expect(issue?.msg).toMatch(/^Value error, line 4, column 5: unknown step kind "clik"/);
+        },
+      },
+      {
+        name: "an id over 128 characters",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", `/v1/skill/${TOO_LONG_ID}`, {
+            key: ctx.alice,
+            json: { id: "x", name: "x", steps: [{ log: "x" }] },
+          }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "PUT", "/v1/skill/skill_contract_put", {
+        key: ctx.brokenKey,
+        body: skillYaml("skill_contract_put", "Any"),
+        headers: { "content-type": "application/yaml" },
+      }),
+    ),
+  },
+
+  deleteSkill: {
+    "204": [
+      {
+        name: "a skill of the caller's",
+        send: async (ctx) => {
+          await putYaml(ctx, "skill_contract_gone", "Gone");
+          return call(ctx.main.origin, "DELETE", "/v1/skill/skill_contract_gone", {
+            key: ctx.alice,
+          });
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "DELETE", `/v1/skill/${ALICE_SKILL}`, { key }),
+    ),
+    "404": [
+      {
+        name: "an unknown skill",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", "/v1/skill/skill_unknown", { key: ctx.alice }),
+      },
+      {
+        name: "another owner's skill",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", `/v1/skill/${BOB_SKILL}`, { key: ctx.alice }),
+      },
+    ],
+    "409": [
+      {
+        name: "a skill another of the caller's skills calls",
+        send: async (ctx) => {
+          await putYaml(ctx, "skill_contract_callee", "Callee");
+          await call(ctx.main.origin, "PUT", "/v1/skill/skill_contract_caller", {
+            key: ctx.alice,
+            json: {
+              id: "skill_contract_caller",
+              name: "Caller",
+              steps: [{ call: { skill: "skill_contract_callee" } }],
+            },
+          });
+          return call(ctx.main.origin, "DELETE", "/v1/skill/skill_contract_callee", {
+            key: ctx.alice,
+          });
+        },
+      },
+    ],
+    "413": [
+      {
+        name: "a body over 1 MiB (a delete takes none, but any body is read)",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", `/v1/skill/${ALICE_SKILL}`, {
+            key: ctx.alice,
+            body: oversizedRunBody(ALICE_SKILL),
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "an id over 128 characters",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", `/v1/skill/${TOO_LONG_ID}`, { key: ctx.alice }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "DELETE", `/v1/skill/${ALICE_SKILL}`, { key: ctx.brokenKey }),
+    ),
+  },
+
+  validateSkill: {
+    "200": [
+      {
+        name: "a valid definition, stored nowhere",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/skill/validate", {
+            key: ctx.alice,
+            body: skillYaml("skill_contract_checked", "Checked"),
+            headers: { "content-type": "application/yaml" },
+          }),
+        check: async (reply) => {
+          expect(reply.body).toMatchObject({ id: "skill_contract_checked", name: "Checked" });
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "POST", "/v1/skill/validate", {
+        key,
+        json: { id: "x", name: "x", steps: [{ log: "x" }] },
+      }),
+    ),
+    "413": [
+      {
+        name: "a body over 1 MiB",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/skill/validate", {
+            key: ctx.alice,
+            body: `${skillYaml("skill_contract_put", "Big")}# ${"x".repeat(1024 * 1024)}\n`,
+            headers: { "content-type": "application/yaml" },
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "a definition reading an input it does not declare",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/skill/validate", {
+            key: ctx.alice,
+            json: { id: "skill_x", name: "X", steps: [{ log: "{{ inputs.usernme }}" }] },
+          }),
+      },
+      {
+        name: "a body that is not a definition at all",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/skill/validate", { key: ctx.alice, json: [1, 2] }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "POST", "/v1/skill/validate", {
+        key: ctx.brokenKey,
+        json: { id: "x", name: "x", steps: [{ log: "x" }] },
+      }),
+    ),
+  },
+
+  putSecret: {
+    "200": [
+      {
+        name: "a new secret of the caller's",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", "/v1/secret/contract_token", {
+            key: ctx.alice,
+            json: { value: "contract-secret-value" },
+          }),
+        check: (reply) => {
+          expect(reply.body).toMatchObject({ name: "contract_token" });
+          expect(reply.text).not.toContain("contract-secret-value");
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "PUT", "/v1/secret/contract_token", { key, json: { value: "x" } }),
+    ),
+    "404": [
+      {
+        name: "the address of the list",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", "/v1/secret/list", { key: ctx.alice, json: { value: "x" } }),
+      },
+      {
+        name: "a name whose percent-encoding does not decode",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", "/v1/secret/%zz", { key: ctx.alice, json: { value: "x" } }),
+      },
+    ],
+    "413": [
+      {
+        name: "a body over 1 MiB",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", "/v1/secret/contract_token", {
+            key: ctx.alice,
+            json: { value: "x".repeat(1024 * 1024) },
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "a name that is not an identifier",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", "/v1/secret/not-a-name", {
+            key: ctx.alice,
+            json: { value: "x" },
+          }),
+      },
+      {
+        name: "an empty value",
+        send: (ctx) =>
+          call(ctx.main.origin, "PUT", "/v1/secret/contract_token", {
+            key: ctx.alice,
+            json: { value: "" },
+          }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "PUT", "/v1/secret/contract_token", {
+        key: ctx.brokenKey,
+        json: { value: "x" },
+      }),
+    ),
+  },
+
+  deleteSecret: {
+    "204": [
+      {
+        name: "a secret of the caller's",
+        send: async (ctx) => {
+          await ctx.main.repos.secrets.put("alice", "to_delete", "x");
+          return call(ctx.main.origin, "DELETE", "/v1/secret/to_delete", { key: ctx.alice });
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "DELETE", "/v1/secret/contract_token", { key }),
+    ),
+    "404": [
+      {
+        name: "an unknown secret",
+        send: (ctx) => call(ctx.main.origin, "DELETE", "/v1/secret/never_set", { key: ctx.alice }),
+      },
+      {
+        name: "another owner's secret",
+        send: async (ctx) => {
+          await ctx.main.repos.secrets.put("bob", "bobs_secret", "x");
+          return call(ctx.main.origin, "DELETE", "/v1/secret/bobs_secret", { key: ctx.alice });
+        },
+      },
+      {
+        name: "the address of the list",
+        send: (ctx) => call(ctx.main.origin, "DELETE", "/v1/secret/list", { key: ctx.alice }),
+      },
+    ],
+    "413": [
+      {
+        name: "a body over 1 MiB (a delete takes none, but any body is read)",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", "/v1/secret/contract_token", {
+            key: ctx.alice,
+            body: oversizedRunBody(ALICE_SKILL),
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "a name over 128 characters",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", `/v1/secret/${TOO_LONG_ID}`, { key: ctx.alice }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "DELETE", "/v1/secret/contract_token", { key: ctx.brokenKey }),
+    ),
+  },
+
+  listSecrets: {
+    "200": [
+      {
+        name: "the caller's secrets, without values",
+        send: async (ctx) => {
+          await ctx.main.repos.secrets.put("alice", "listed", "listed-secret-value");
+          return call(ctx.main.origin, "GET", "/v1/secret/list", { key: ctx.alice });
+        },
+        check: (reply) => {
+          expect((reply.body as { name: string }[]).map((s) => s.name)).toContain("listed");
+          expect(reply.text).not.toContain("listed-secret-value");
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) => call(ctx.main.origin, "GET", "/v1/secret/list", { key })),
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "GET", "/v1/secret/list", { key: ctx.brokenKey }),
     ),
   },
 };
@@ -639,11 +1492,11 @@ function expectDeclaredResponse(op: Operation, status: string, reply: Reply): vo
     return;
   }
   expect(
-    mediaTypes.some((t) => contentType.startsWith(t)),
+    mediaTypes.some((t) => t === "*/*" || contentType.startsWith(t)),
     `content-type ${contentType}`,
   ).toBe(true);
   if (!contentType.startsWith("application/json")) {
-    // A binary body (a video) has no structure to check; its provocation compares the bytes.
+    // A binary body (a video, a file) has no structure to check; its provocation compares the bytes.
     expect(reply.bytes.length).toBeGreaterThan(0);
     return;
   }
@@ -682,8 +1535,12 @@ describe("every operation answers each declared status as openapi.yaml declares 
         ...deps,
         runs: failingRuns,
         runEvents: failingRunEvents,
+        runPauses: failingRunPauses,
+        secrets: failingSecrets,
         skills: failingSkills,
         videos: failingVideos,
+        runFiles: failingRunFiles,
+        uploads: failingUploads,
       }),
     });
     ctx.alice = await ctx.main.keyFor("alice");
@@ -711,6 +1568,15 @@ describe("every operation answers each declared status as openapi.yaml declares 
     ctx.otherVideoRun = await newRun(ctx);
     await ctx.main.putVideo(ctx.videoRun, VIDEO_BYTES);
     await ctx.main.putVideo(ctx.otherVideoRun, VIDEO_BYTES);
+    ctx.fileRun = await newRun(ctx);
+    await ctx.main.putRunFile(ctx.fileRun, FILE_NAME, FILE_BYTES, { contentType: "text/csv" });
+    const bobFileRun = await ctx.main.repos.runs.create({
+      owner: "bob",
+      skill: { id: BOB_SKILL, name: "Bob's" },
+      inputs: {},
+    });
+    ctx.bobFileRun = bobFileRun.id;
+    await ctx.main.putRunFile(ctx.bobFileRun, FILE_NAME, FILE_BYTES);
   });
 
   afterAll(async () => {

@@ -95,7 +95,7 @@ describe("422: validation failures have FastAPI's shape", () => {
       detail: [
         {
           loc: ["query", "state_filter", 1],
-          msg: "Input should be 'play', 'pause', 'finish', 'reset', 'cancel', 'timeout' or 'editing'",
+          msg: "Input should be 'play', 'pause', 'finish', 'reset', 'cancel', 'timeout', 'editing' or 'queued'",
           type: "enum",
         },
       ],

@@ -1,4 +1,4 @@
-import { loadSkillFile, stepKind } from "@skillrun/engine";
+import { loadSkillFile, STEP_KINDS, stepKind, stepKindDefinition } from "@skillrun/engine";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent, RunSession } from "../src/domain/api-types.js";
 import { paths } from "../src/paths.js";
@@ -13,13 +13,22 @@ import { RunClient, typesOf } from "./support/runs.js";
  * call.
  */
 
-/** The skills of skills/ that call HTTP services; each has a describe block below. */
+/**
+ * The skills of skills/ that call HTTP services; each has a describe block below. Skills that
+ * also drive a browser (their http steps read the server's own demo pages with the browser's
+ * session) are run end to end in browser-runs.test.ts.
+ */
 const HTTP_SKILLS = [
   "skill_alert_digest",
   "skill_export_report",
   "skill_http_get_json",
   "skill_order_summary",
 ];
+
+/** Step kinds that drive a browser: a skill with one is a browser skill. */
+const BROWSER_KINDS = new Set(
+  STEP_KINDS.filter((kind) => stepKindDefinition(kind).browser === true),
+);
 
 let server: TestServer;
 let api: FixtureApi;
@@ -66,6 +75,7 @@ describe("skills/", () => {
     const skills = await Promise.all(skillFilesAt(paths.skills).map((file) => loadSkillFile(file)));
     const callingHttp = skills
       .filter((skill) => skill.steps.some((step) => stepKind(step) === "http"))
+      .filter((skill) => !skill.steps.some((step) => BROWSER_KINDS.has(stepKind(step))))
       .map((skill) => skill.id)
       .sort();
     expect(callingHttp).toEqual(HTTP_SKILLS);

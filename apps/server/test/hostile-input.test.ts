@@ -1,8 +1,7 @@
-import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunSession } from "../src/domain/api-types.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
-import { type CallOptions, call, type Reply, skillRecord } from "./support/http.js";
+import { type CallOptions, call, type Reply, rawRequest, skillRecord } from "./support/http.js";
 import { VIDEO_BYTES } from "./support/videos.js";
 
 /**
@@ -332,23 +331,3 @@ describe("HEAD works wherever GET does", () => {
     expect(reply.status).toBe(404);
   });
 });
-
-/** A request whose path goes out exactly as written, dot segments included. */
-function rawRequest(
-  origin: string,
-  method: string,
-  path: string,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${origin}/`, { method, path }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on("error", reject);
-    request.end();
-  });
-}

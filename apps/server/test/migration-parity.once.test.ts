@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from "../src/test-support/test-
  * always needs PostgreSQL (TEST_DATABASE_URL's server), whatever TEST_FLAVOUR says.
  */
 
-type TypeFamily = "text" | "integer" | "timestamp" | `other: ${string}`;
+type TypeFamily = "text" | "integer" | "boolean" | "timestamp" | `other: ${string}`;
 
 interface ColumnShape {
   type: TypeFamily;
@@ -48,6 +48,7 @@ function sqliteTypeFamily(declared: string): TypeFamily {
   const type = declared.toUpperCase();
   if (type === "TEXT") return "text";
   if (type === "INTEGER") return "integer";
+  if (type === "BOOLEAN") return "boolean";
   if (type === "DATETIME") return "timestamp";
   return `other: ${declared}`;
 }
@@ -55,6 +56,7 @@ function sqliteTypeFamily(declared: string): TypeFamily {
 function postgresTypeFamily(dataType: string): TypeFamily {
   if (dataType === "text") return "text";
   if (dataType === "integer") return "integer";
+  if (dataType === "boolean") return "boolean";
   if (dataType === "timestamp without time zone") return "timestamp";
   return `other: ${dataType}`;
 }
@@ -263,9 +265,13 @@ describe("migration parity", () => {
     // Guard against comparing two empty descriptions.
     expect(Object.keys(fromSqlite.tables).sort()).toEqual([
       "api_keys",
+      "idempotency_keys",
       "run_events",
+      "run_files",
       "runs",
+      "secrets",
       "skills",
+      "uploaded_files",
     ]);
     expect(Object.keys(fromSqlite.indexes).length).toBeGreaterThan(0);
     expect(Object.keys(fromSqlite.foreignKeys).length).toBeGreaterThan(0);

@@ -42,6 +42,7 @@ interface Stored {
   workerId: string | null;
   attempts: number;
   data: string | null;
+  effectsStep: string | null;
 }
 
 /** A run of alice's put in `state`, held by WORKER with an expired lease while unfinished. */
@@ -199,6 +200,37 @@ describe("recovery of runs whose worker was lost", () => {
     expect(data.error.message).toMatch(
       new RegExp(`^worker ${WORKER} was lost: it stopped renewing its lease .*the run was reset$`),
     );
+  });
+
+  it("ends a run in reset at its first loss when a step with effects began, naming the step", async () => {
+    const id = await runIn("play", 1);
+    const holder = { runId: id, workerId: WORKER };
+    expect(await server.repos.runExecution.markEffects(holder, "pay")).toBe(true);
+    await server.repos.runExecution.recoverLost(2);
+    const after = await stored(id);
+    expect(after).toMatchObject({ state: "reset", endTime: now, effectsStep: "pay" });
+    const data = JSON.parse(after.data ?? "null");
+    expect(data).toMatchObject({ kept: true, error: { step: "pay" } });
+    expect(data.error.message).toMatch(
+      /^worker lost during step pay; not re-run because it may have had effects \(worker .* was lost/,
+    );
+    const events = await server.repos.runEvents.list("alice", id, { limit: 10 });
+    expect(events?.events.map((e) => [e.type, e.data])).toEqual([
+      ["worker_lost", { worker: WORKER, requeued: false, effects_step: "pay" }],
+    ]);
+  });
+
+  it("marks effects only for the worker holding the run, and a new claim starts unmarked", async () => {
+    const id = await runIn("play", 1);
+    const stranger = { runId: id, workerId: OTHER_WORKER };
+    expect(await server.repos.runExecution.markEffects(stranger, "pay")).toBe(false);
+    expect((await stored(id)).effectsStep).toBeNull();
+    await emptyQueue();
+    const queued = await runIn(null);
+    await server.db.prisma.run.update({ where: { id: queued }, data: { effectsStep: "stale" } });
+    const claimed = await server.repos.runExecution.claim(WORKER, 30_000);
+    expect(claimed?.id).toBe(queued);
+    expect((await stored(queued)).effectsStep).toBeNull();
   });
 
   it("leaves alone runs whose lease holds, and runs that are not running", async () => {

@@ -8,6 +8,7 @@ import { systemClock } from "../src/domain/clock.js";
 import { createRepositories } from "../src/repositories.js";
 import { skillRecordOf } from "../src/skills/import-skills.js";
 import { createTestDatabase, type TestDatabase } from "../src/test-support/test-database.js";
+import { testSecretBox } from "../src/test-support/test-secrets.js";
 import { InProcessRunSignals } from "../src/worker/in-process-run-signals.js";
 import { RunClient, typesOf } from "./support/runs.js";
 import {
@@ -38,7 +39,12 @@ beforeAll(async () => {
   database = await createTestDatabase("postgres");
   db = await openDatabase(database.url);
   // Only keys and skills are written here: no run to announce.
-  const repos = createRepositories(db, systemClock, new InProcessRunSignals(db.prisma));
+  const repos = createRepositories(
+    db,
+    systemClock,
+    new InProcessRunSignals(db.prisma),
+    testSecretBox(),
+  );
   const key = (await repos.apiKeys.create("alice")).key;
   await repos.skills.importAll(
     "alice",

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../src/domain/clock.js";
+import { RunSecrets } from "../src/secrets/run-secrets.js";
+import { testSecretBox } from "../src/test-support/test-secrets.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { InProcessRunSignals } from "../src/worker/in-process-run-signals.js";
 import { Worker } from "../src/worker/worker.js";
@@ -53,6 +55,53 @@ steps:
     wait: 10s
 `;
 
+// Called by skill_report through a chain, to show the worker hands a run every skill it reaches.
+const ADD = `
+id: skill_add
+name: Add
+inputs:
+  - { json_key: a, data_type: number }
+  - { json_key: b, data_type: number }
+steps:
+  - set: { sum: "{{ inputs.a + inputs.b }}" }
+output:
+  sum: "{{ data.sum }}"
+`;
+
+const DOUBLE = `
+id: skill_double
+name: Double
+inputs:
+  - { json_key: n, data_type: number }
+steps:
+  - id: add
+    call: { skill: skill_add, inputs: { a: "{{ inputs.n }}", b: "{{ inputs.n }}" } }
+  - if: "{{ steps.add.sum > 100 }}"
+    fail: "{{ steps.add.sum }} is too large"
+output:
+  doubled: "{{ steps.add.sum }}"
+`;
+
+const REPORT = `
+id: skill_report
+name: Report
+inputs:
+  - { json_key: numbers, data_type: array }
+steps:
+  - let: { doubled: [] }
+  - id: each
+    for_each:
+      items: "{{ inputs.numbers }}"
+      as: n
+      steps:
+        - id: double
+          call: { skill: skill_double, inputs: { n: "{{ vars.n }}" } }
+        - let: { doubled: "{{ $append(vars.doubled, steps.double.doubled) }}" }
+output:
+  doubled: "{{ vars.doubled }}"
+  total: "{{ $sum(vars.doubled) }}"
+`;
+
 let server: TestServer;
 let alice: RunClient;
 let bob: RunClient;
@@ -62,6 +111,7 @@ beforeAll(async () => {
   server = await startTestServer({ worker: { concurrency: 4 } });
   closedPort = await unusedPort();
   await server.importSkillYaml("alice", GREET, SLEEPY, broken(closedPort), IMPATIENT);
+  await server.importSkillYaml("alice", ADD, DOUBLE, REPORT);
   alice = new RunClient(server.origin, await server.keyFor("alice"));
   bob = new RunClient(server.origin, await server.keyFor("bob"));
 });
@@ -118,6 +168,30 @@ describe("a run that succeeds", () => {
     const ended = await alice.ended(id);
     expect(await alice.cancel(id)).toBe("finish");
     expect(await alice.get(id)).toEqual(ended);
+  });
+});
+
+describe("a run whose skill calls others", () => {
+  it("runs the skills it reaches through calls, its data being its output", async () => {
+    const { id } = await alice.start("skill_report", { numbers: [1, 2, 3] });
+    const run = await alice.ended(id);
+    expect(run.state).toBe("finish");
+    expect(run.data).toEqual({ doubled: [2, 4, 6], total: 12 });
+    const labels = (await alice.events(id)).flatMap((e) =>
+      e.type === "step_started" ? [e.step?.label] : [],
+    );
+    expect(labels).toContain("each #3 › double › add › step 1 (set)");
+  });
+
+  it("fails naming the called skill's step, with what output could evaluate", async () => {
+    const { id } = await alice.start("skill_report", { numbers: [1, 70] });
+    const run = await alice.ended(id);
+    expect(run.state).toBe("reset");
+    expect(run.data).toEqual({
+      doubled: [2],
+      total: 2,
+      error: { step: "each #2 › double › step 2 (fail)", message: "140 is too large" },
+    });
   });
 });
 
@@ -231,6 +305,8 @@ describe("worker shutdown", () => {
         chromium: {},
         browser: { user: "nobody", memoryLimitBytes: 1024 * 1024 * 1024 },
         network: () => ({}),
+        secrets: new RunSecrets(own.repos.secrets, testSecretBox()),
+        files: { runFiles: own.repos.runFiles, uploads: own.repos.uploads, maxBytes: 1024 },
       });
       next.start();
       try {

@@ -24,7 +24,21 @@ export interface paths {
          *     (`"42"` for a number, `"true"` for a boolean) and stored converted; defaults are applied.
          *     Unknown top-level fields of the body are ignored.
          *
+         *     A `file` input takes the `id` of one of the caller's uploads (`POST /file`) or an
+         *     `http(s)` URL, fetched when the run starts (where runs may connect); anything else is a
+         *     422 at its key. The run's `inputs` keep the id or URL as given.
+         *
          *     `POST /run` (without the trailing slash) is the same operation.
+         *
+         *     **Retrying safely** (Skillrun's extension): with an `Idempotency-Key` header, a request
+         *     repeated with the same key and the same body within 24 hours starts nothing new and
+         *     answers the run the first request started, as `GET /run/{id}` shows it now, with
+         *     `Idempotent-Replayed: true`. Requests sent at the same time with one key start one run
+         *     between them. The same key with a different body is a 422 at
+         *     `["header", "idempotency-key"]`, type `idempotency_key_reused`. Bodies are compared on
+         *     `skill_id` and `inputs` as sent (key order aside; absent or null `inputs` count as `{}`).
+         *     Keys belong to the caller's owner; a request that fails binds no key. Without the
+         *     header, every request starts a run.
          */
         post: operations["startRun"];
         delete?: never;
@@ -93,6 +107,61 @@ export interface paths {
          *     run ends at once; a running one stops within a second.
          */
         post: operations["cancelRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/run/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a running run before its next step
+         * @description Skillrun's extension. Asks a run in `play` to pause: its worker pauses it before the next
+         *     step begins (a step under way finishes first), the run moves to `pause` and its step log
+         *     gets a `run_paused` event. Answers `202` with `"play"` while the pause is pending, `200`
+         *     with `"pause"` when the run is paused already (asking again changes nothing).
+         *
+         *     A paused run keeps its worker and its browser, and its time limit stops running;
+         *     `POST /run/{id}/resume` continues it. Left paused for an hour, it ends in `timeout`.
+         *     Cancelling works while paused. A queued or ended run cannot be paused: `409`.
+         */
+        post: operations["pauseRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/run/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused run, answering its question
+         * @description Skillrun's extension. Continues a run in `pause` where it stopped, its browser still open,
+         *     and answers `"play"`. A run paused by an `ask` step takes the answer as `input`, checked
+         *     against the step's JSON Schema (the `schema` of its `run_paused` event): an answer that
+         *     does not fit is refused with `422` whose `loc` is the failing place (`["body", "input",
+         *     "code"]`), and the run stays paused. An ask without a schema takes any answer, or none
+         *     (`null`). A run paused by `POST /run/{id}/pause` takes no `input`.
+         *
+         *     A run still in `play` whose pause is pending is not paused after all. Any other state
+         *     (queued, running with no pause pending, ended) answers `409`.
+         */
+        post: operations["resumeRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -175,6 +244,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/run/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Files of a run
+         * @description The run's files — downloads, screenshots, its `file` inputs, bodies saved by `http` steps —
+         *     in the order they were stored (`created_at`, then `name`). Each carries `url`: an absolute,
+         *     signed, expiring address of `GET /run/{id}/files/{name}` that a browser can open without
+         *     the bearer header, valid for the same time as a video address (an hour by default).
+         */
+        get: operations["listRunFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/run/{id}/files/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One file of a run
+         * @description The bytes of one of the run's files, at the signed address a `RunFile`'s `url` gives. No
+         *     API key is needed: the signature (over the run id, the name and `expires`) authorises the
+         *     request, until `expires`.
+         *
+         *     The response carries the file's stored `Content-Type`, `Content-Disposition: attachment`
+         *     with its name, `X-Content-Type-Options: nosniff` and a sandboxing
+         *     `Content-Security-Policy`, so a file is downloaded, never rendered as part of the API's
+         *     site. Byte ranges (`Range: bytes=…`, 206) and the conditional requests (`ETag`,
+         *     `Last-Modified`; 304, 412) work as for videos.
+         *
+         *     A name that is not one a run file can have (letters, digits, `.`, `_`, `-`, at most 120
+         *     characters, no leading dot) is a 404, as is a name the run does not have.
+         */
+        get: operations["getRunFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file for a run's file input
+         * @description Keeps one file (multipart/form-data, the field `file`) for the caller's runs: its `id` is
+         *     what a `file` input of `POST /run/` takes (an `http(s)` URL is the other choice). When the
+         *     run starts, the worker copies the file into the run's files, where its steps see it.
+         *
+         *     The file may be at most the server's limit (`FILE_MAX_BYTES`, 25 MiB by default); a larger
+         *     one is a 413. The name is kept sanitised (letters, digits, `.`, `_`, `-`); the content
+         *     type is the part's own, else guessed from the name. Uploads are removed after the
+         *     server's retention time (`RETENTION_DAYS`, 30 days by default) unless a queued or running
+         *     run names them.
+         */
+        post: operations["uploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/skill/list": {
         parameters: {
             query?: never;
@@ -195,6 +346,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/skill/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a skill definition without storing it
+         * @description Skillrun's extension. Checks a skill definition exactly as `PUT /skill/{id}` does (the
+         *     format, every template and reference, the skills its `call` steps name among the
+         *     caller's) and stores nothing. The body is the definition as YAML (`application/yaml`) or
+         *     as a JSON object. A definition with problems is answered with `422`, one entry per
+         *     problem: `loc` is `body` followed by the path in the definition (`["body", "steps", 2,
+         *     "click", "selector"]`), `msg` gives the line and column in the body.
+         */
+        post: operations["validateSkill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/skill/{id}": {
         parameters: {
             query?: never;
@@ -204,9 +380,74 @@ export interface paths {
         };
         /**
          * Retrieve a skill
-         * @description One skill of the caller.
+         * @description One skill of the caller, with its whole definition (`x_definition`, as stored: input ids
+         *     and `required` filled in; a PUT takes it back unchanged) and its version (`x_version`).
          */
         get: operations["getSkill"];
+        /**
+         * Create or replace a skill
+         * @description Skillrun's extension. Stores the definition in the body as the caller's skill `id`, as
+         *     `skillrun skills import` does: checked in full first (see `POST /skill/validate`), and
+         *     `422` with every problem, nothing stored, when it has any. The definition's own `id` must
+         *     be the one in the address (`list` and `validate` name other operations: a PUT there is a
+         *     404). Answers `201` with the skill when it is new, `200` when it replaced one
+         *     (`last_modified_at` moves only when the definition changed). Runs already started keep the
+         *     definition they started with.
+         */
+        put: operations["putSkill"];
+        post?: never;
+        /**
+         * Delete a skill
+         * @description Skillrun's extension. Deletes the caller's skill: it is no longer listed, read or
+         *     runnable, and its id is free for a new skill. Its runs stay, with their history. A skill
+         *     that another of the caller's skills calls cannot be deleted: `409` names the callers.
+         */
+        delete: operations["deleteSkill"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/secret/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a secret
+         * @description Stores `value` as the caller's secret `name`, replacing any value it had (`created_at`
+         *     is kept, `updated_at` moves). Skills read it as `{{ secrets.<name> }}`; it is stored
+         *     encrypted (AES-256-GCM) and no response ever contains it: runs show `***` wherever it
+         *     would appear. An owner has at most 1000 secrets.
+         */
+        put: operations["putSecret"];
+        post?: never;
+        /**
+         * Delete a secret
+         * @description Deletes the caller's secret `name`. Runs that read it and start afterwards fail at their
+         *     start, saying it is not set.
+         */
+        delete: operations["deleteSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/secret/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List secrets
+         * @description The caller's secrets, ordered by name, with their dates; never their values.
+         */
+        get: operations["listSecrets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -238,6 +479,12 @@ export interface components {
          */
         RunSessionState: "play" | "pause" | "finish" | "reset" | "cancel" | "timeout" | "editing";
         /**
+         * @description A value of the run list's `state_filter`: a RunSessionState, or `queued` for the runs
+         *     waiting for a worker (state null), which has no RunSessionState of its own.
+         * @enum {string}
+         */
+        RunStateFilter: "play" | "pause" | "finish" | "reset" | "cancel" | "timeout" | "editing" | "queued";
+        /**
          * @description The type of a skill input.
          * @enum {string}
          */
@@ -257,6 +504,12 @@ export interface components {
             required: boolean;
             /** @description The value used when an optional input is not supplied. */
             default?: unknown;
+            /**
+             * @description A secret input (a password, a token): its value is stored encrypted, shown as `***`
+             *     in the run's `inputs`, and masked (`***`) in everything the run reports. Present
+             *     (and true) only for such inputs; absent means false.
+             */
+            secret?: boolean;
         };
         Skill: {
             id: string;
@@ -272,6 +525,24 @@ export interface components {
             last_modified_at: string | null;
             description: string | null;
             inputs: components["schemas"]["Input"][];
+            /**
+             * @description Skillrun's extension: the skill's version, the SHA-256 (hex) of its definition as
+             *     stored; it changes exactly when the definition does.
+             */
+            x_version?: string;
+            /**
+             * @description Skillrun's extension, in `GET /skill/{id}` only: the whole definition as stored
+             *     (input ids and `required` filled in), in the form `PUT /skill/{id}` takes back.
+             */
+            x_definition?: {
+                [key: string]: unknown;
+            };
+        };
+        SkillValidation: {
+            id: string;
+            name: string;
+            /** @description The version the skill would have once stored. */
+            x_version: string;
         };
         RunSession: {
             /** @description `run_` followed by a UUID v7. */
@@ -296,7 +567,11 @@ export interface components {
             end_time?: string | null;
             /** @description The run's state; null while it is queued. */
             state?: components["schemas"]["RunSessionState"] | null;
-            /** @description The inputs the run was started with, converted to their declared types and with defaults applied. */
+            /**
+             * @description The inputs the run was started with, converted to their declared types and with
+             *     defaults applied; a `file` input holds the upload id or URL it was given. The value of
+             *     an input the skill declares `secret: true` is `"***"`.
+             */
             inputs?: {
                 [key: string]: unknown;
             } | null;
@@ -310,6 +585,18 @@ export interface components {
              *     null while the run has no video.
              */
             video_url?: string | null;
+            /**
+             * @description Skillrun's extension: the version (`x_version`) of the skill definition the run
+             *     executes, recorded when a worker takes it; null while it is queued.
+             */
+            x_skill_version?: string | null;
+        };
+        ResumeRequest: {
+            /**
+             * @description The answer to the run's `ask` step, any JSON value its schema allows; absent for a run
+             *     paused by `POST /run/{id}/pause`.
+             */
+            input?: unknown;
         };
         /**
          * @description What a run event reports.
@@ -326,22 +613,25 @@ export interface components {
          *     - `run_timed_out`: the run exceeded its time limit and ended in `timeout`
          *     - `run_cancelled`: the worker stopped the run after the client cancelled it
          *     - `run_released`: the worker shut down and put the run back in the queue
+         *     - `run_paused`: the run is in `pause` (`data`: `reason` `ask` with `prompt`, `schema` and
+         *       `expires_at`, or `requested`); `step` is the step it waits at
+         *     - `run_resumed`: a client resumed the run; it is in `play` again
          *     - `worker_lost`: the run's worker stopped renewing its lease; the run was re-queued, or
          *       ended in `reset` when that had happened before
          *     - `video_recorded`: the run's browser session was saved as its video (`data`: `width`,
          *       `height`, `frames`, `duration_ms`); `GET /run/{id}/video_url` gives its address
          * @enum {string}
          */
-        RunEventType: "run_claimed" | "run_started" | "step_started" | "step_finished" | "step_failed" | "step_skipped" | "log" | "data_updated" | "run_finished" | "run_failed" | "run_timed_out" | "run_cancelled" | "run_released" | "worker_lost" | "video_recorded";
+        RunEventType: "run_claimed" | "run_started" | "step_started" | "step_finished" | "step_failed" | "step_skipped" | "log" | "data_updated" | "run_finished" | "run_failed" | "run_timed_out" | "run_cancelled" | "run_released" | "run_paused" | "run_resumed" | "worker_lost" | "video_recorded";
         /** @description The step an event is about. */
         StepRef: {
-            /** @description Position in the skill's `steps`, from 0. */
+            /** @description Position in its own `steps` list (the skill's, a loop's, a called skill's), from 0. */
             index: number;
             /** @description The step's `id` in the definition, if it has one. */
             id: string | null;
             /** @description The step's action, e.g. `http`. */
             kind: string;
-            /** @description The step's `id`, or `step <n> (<kind>)`; what `data.error.step` names. */
+            /** @description The step's `id`, or `step <n> (<kind>)`; what `data.error.step` names. A step inside a loop or a called skill is labelled after its blocks, with the loop's round: `pages #2 › page`, `login › step 2 (fill)`. */
             label: string;
         };
         /** @description One entry of a run's step log. */
@@ -366,6 +656,8 @@ export interface components {
             data: {
                 [key: string]: unknown;
             } | null;
+            /** @description Where the event happened in the run's video, in milliseconds from its start, so a player can jump to a step: set on the events about a step (`step_*`, `log`, `data_updated`) once the browser shows a page, when the run is recorded; null otherwise (before the first browser step, runs without a browser, the run's own events). */
+            video_offset_ms?: number | null;
         };
         RunSkillRequest: {
             /** @description The skill to run. */
@@ -375,6 +667,73 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        PutSecretRequest: {
+            /** @description The secret's value (1 to 65,536 characters, no NUL). Never returned. */
+            value: string;
+        };
+        /** @description A secret of the caller, without its value. */
+        SecretInfo: {
+            /** @description The name skills read it by (`secrets.<name>`). */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When the secret was first set.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When its value was last set.
+             */
+            updated_at: string;
+        };
+        /** @description One file of a run, as `GET /run/{id}/files` lists it. */
+        RunFile: {
+            /** @description Unique within the run; letters, digits, `.`, `_` and `-` only. */
+            name: string;
+            /** @description The file's size. */
+            bytes: number;
+            /** @description The media type it was stored with, e.g. `text/csv`. */
+            content_type: string;
+            /** @description Hex SHA-256 of the bytes. */
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description When the run stored it.
+             */
+            created_at: string;
+            /**
+             * Format: uri
+             * @description Signed, expiring address of `GET /run/{id}/files/{name}` for this file; opens without
+             *     the bearer header.
+             */
+            url: string;
+        };
+        /** @description A file kept by `POST /file` for runs' `file` inputs. */
+        UploadedFile: {
+            /** @description `file_` followed by a UUID v7: the value a `file` input of `POST /run/` takes. */
+            id: string;
+            /** @description The name the client gave, sanitised (letters, digits, `.`, `_`, `-`). */
+            name: string;
+            bytes: number;
+            content_type: string;
+            /** @description Hex SHA-256 of the bytes. */
+            sha256: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The multipart body of `POST /file`. */
+        FileUpload: {
+            /**
+             * Format: binary
+             * @description The file; its part's `filename` and `Content-Type` are kept with it.
+             */
+            file: string;
+        };
+        /**
+         * Format: binary
+         * @description The file's bytes, under its own content type.
+         */
+        FileBytes: string;
         /**
          * Format: binary
          * @description WebM video bytes (VP8 or VP9).
@@ -440,6 +799,27 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
+        /**
+         * @description No secret of the caller has this name (`Secret not found`), or the address names no
+         *     secret: `/secret/list`, or a name whose percent-encoding does not decode (`Not Found`).
+         */
+        SecretNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /** @description The run's state does not allow this (queued, ended, or not paused). */
+        RunStateConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
         /** @description The request body exceeds the server's limit (1 MiB by default). */
         PayloadTooLarge: {
             headers: {
@@ -493,10 +873,28 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The skill's id, e.g. `skill_price_check`. */
+        SkillId: string;
         /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
         RunId: string;
+        /**
+         * @description The secret's name, as skills read it (`secrets.<name>`): a letter or `_`, then letters,
+         *     digits or `_`; at most 128 characters. `list` names the list, never a secret.
+         */
+        SecretName: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        /** @description A skill definition (docs/skills.md): YAML, as a skill file holds it, or a JSON object. */
+        SkillDefinition: {
+            content: {
+                "application/yaml": string;
+                "text/yaml": string;
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+    };
     headers: {
         /** @description Always `bytes`; the video can be fetched in parts with `Range`. */
         AcceptRanges: string;
@@ -504,6 +902,13 @@ export interface components {
         ETag: string;
         /** @description When the video was last written, for `If-Modified-Since` and `If-Range`. */
         LastModified: string;
+        /**
+         * @description `attachment; filename="<name>"` (RFC 6266; a name beyond ASCII also as
+         *     `filename*=UTF-8''…`, RFC 5987), so a browser saves the file under its name.
+         */
+        ContentDisposition: string;
+        /** @description Always `nosniff`, so browsers keep to the declared content type. */
+        NoSniff: string;
     };
     pathItems: never;
 }
@@ -512,7 +917,13 @@ export interface operations {
     startRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of the client's choosing (a UUID, say) that makes retrying this request safe:
+                 *     1 to 255 visible ASCII characters (`!` to `~`, no spaces). Kept for 24 hours.
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -522,9 +933,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The queued run. */
+            /**
+             * @description The queued run; or, for a repeated `Idempotency-Key`, the run the key's first request
+             *     started, in its present state.
+             */
             200: {
                 headers: {
+                    /**
+                     * @description `true` when the answer is the run an earlier request with the same
+                     *     `Idempotency-Key` started (nothing new was started); absent otherwise.
+                     */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -545,10 +964,11 @@ export interface operations {
                 skill_id?: string;
                 /**
                  * @description Only runs in one of these states; repeat the key for several
-                 *     (`?state_filter=play&state_filter=pause`). Queued runs (state null) have no value
-                 *     to filter on: omit the filter to include them.
+                 *     (`?state_filter=play&state_filter=pause`). `queued` (Skillrun's extension) stands for
+                 *     the runs waiting for a worker (state null) and combines with the others
+                 *     (`?state_filter=queued&state_filter=play`).
                  */
-                state_filter?: components["schemas"]["RunSessionState"][];
+                state_filter?: components["schemas"]["RunStateFilter"][];
                 /** @description Page size. */
                 limit?: number;
                 /** @description Opaque position from a previous page's `Link: rel="next"` header. */
@@ -626,6 +1046,77 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RunNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    pauseRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run is paused already. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSessionState"];
+                };
+            };
+            /** @description The run is running; it pauses before its next step. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSessionState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["RunStateConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resumeRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ResumeRequest"];
+            };
+        };
+        responses: {
+            /** @description The run goes on. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSessionState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["RunStateConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
@@ -815,6 +1306,198 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listRunFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's files; empty while it has none. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunFile"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RunNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRunFile: {
+        parameters: {
+            query: {
+                /** @description When the address stops working, in Unix seconds. Part of what is signed. */
+                expires: number;
+                /**
+                 * @description HMAC-SHA256 of the run id, the file name and `expires` under the server's secret,
+                 *     base64url without padding.
+                 */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+                /** @description The file's name, as `GET /run/{id}/files` lists it, e.g. `report.csv`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file, with its own content type. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Accept-Ranges": components["headers"]["AcceptRanges"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["LastModified"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": components["schemas"]["FileBytes"];
+                };
+            };
+            /** @description The requested byte range of the file (`Range: bytes=…`). */
+            206: {
+                headers: {
+                    /** @description Which bytes of how many the body holds, e.g. `bytes 0-9/52431`. */
+                    "Content-Range": string;
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Accept-Ranges": components["headers"]["AcceptRanges"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["LastModified"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": components["schemas"]["FileBytes"];
+                };
+            };
+            /**
+             * @description The file has not changed since the copy the caller holds (`If-None-Match` or
+             *     `If-Modified-Since`); no body.
+             */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["LastModified"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The signature does not match the run, name and expiry, or the address has expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /**
+             * @description The run has no file of this name (any more), or the name is not one a run file can
+             *     have.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Run file not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description `If-Match` or `If-Unmodified-Since` does not hold for the file. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Precondition Failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The requested range lies outside the file. */
+            416: {
+                headers: {
+                    /** @description The file's size, e.g. `bytes *\/52431`. */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Range Not Satisfiable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description The file, kept. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedFile"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The file is larger than the server's limit (`FILE_MAX_BYTES`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "File too large: over the limit of 25 MB (26214400 bytes)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listSkills: {
         parameters: {
             query?: never;
@@ -837,13 +1520,37 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    validateSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["SkillDefinition"];
+        responses: {
+            /** @description The definition is valid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SkillValidation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getSkill: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /** @description The skill's id, e.g. `skill_price_check`. */
-                id: string;
+                id: components["parameters"]["SkillId"];
             };
             cookie?: never;
         };
@@ -861,6 +1568,201 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SkillNotFound"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The skill's id, e.g. `skill_price_check`. */
+                id: components["parameters"]["SkillId"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["SkillDefinition"];
+        responses: {
+            /** @description The skill, replaced (or unchanged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Skill"];
+                };
+            };
+            /** @description The skill, new. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Skill"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The address names no skill that can be written: `list` or `validate` (other
+             *     operations), or an id whose percent-encoding does not decode.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The skill's id, e.g. `skill_price_check`. */
+                id: components["parameters"]["SkillId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SkillNotFound"];
+            /** @description Another of the caller's skills calls this one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Skill is called by skill_contract_caller: change or delete those first"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secret's name, as skills read it (`secrets.<name>`): a letter or `_`, then letters,
+                 *     digits or `_`; at most 128 characters. `list` names the list, never a secret.
+                 */
+                name: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The secret's name and dates (never its value). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The address names no secret: `/secret/list` (the list), or a name whose
+             *     percent-encoding does not decode.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The secret's name, as skills read it (`secrets.<name>`): a letter or `_`, then letters,
+                 *     digits or `_`; at most 128 characters. `list` names the list, never a secret.
+                 */
+                name: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["SecretNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secrets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretInfo"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
     };

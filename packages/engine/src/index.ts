@@ -21,7 +21,10 @@ export type {
   VideoOptions,
   Viewport,
 } from "./browser/types.js";
+export { type AnswerIssue, checkAnswer } from "./definition/answer-schema.js";
+export { type SkillCall, skillCalls } from "./definition/called-skills.js";
 export { canonicalJson } from "./definition/canonical-json.js";
+export { checkInputs, type DeclaredInput, type InputIssue } from "./definition/check-inputs.js";
 export {
   DEFAULT_SKILL_TIMEOUT_MS,
   MAX_DURATION,
@@ -33,11 +36,21 @@ export {
   SkillDefinitionError,
   type SkillDefinitionIssue,
 } from "./definition/errors.js";
-export { loadSkillFile } from "./definition/load.js";
-export { parseSkillDefinition } from "./definition/parse.js";
+export { loadSkillFile, loadSkillSource } from "./definition/load.js";
+export { parseSkillDefinition, parseSkillSource, type SkillSource } from "./definition/parse.js";
 export { skillDefinitionSchema } from "./definition/schema.js";
+export { referencedSecrets } from "./definition/secret-references.js";
 export type * from "./definition/types.js";
 export { messageOf } from "./error-message.js";
+export { isRunFileName, MAX_FILE_NAME, sanitiseFileName } from "./files/file-names.js";
+export type { FileResult } from "./files/file-result.js";
+export {
+  createRunFiles,
+  type RunFile,
+  RunFileNotFound,
+  type RunFiles,
+  type RunFilesOptions,
+} from "./files/run-files.js";
 export { type AddressRule, forbiddenAddress, type Verdict } from "./network/address-rules.js";
 export { guardedDispatcher } from "./network/dispatcher.js";
 export { createNetworkGuard, type NetworkGuard, NetworkRefused } from "./network/guard.js";
@@ -53,21 +66,25 @@ export type {
 } from "./run/host/protocol.js";
 export { DEFAULT_ENGINE_LIMITS, type EngineLimits, formatBytes } from "./run/limits.js";
 export { setLongTimeout } from "./run/long-timeout.js";
+export { SECRET_MASK, SecretMask } from "./run/secret-mask.js";
 export type {
   EngineEvent,
   ExecuteSkillOptions,
   ExecutionResult,
   LogLevel,
+  PauseRequest,
   RunInfo,
   StepError,
   StepRef,
 } from "./run/types.js";
 export type { HttpResult } from "./steps/http-response.js";
+export { MAX_CALL_DEPTH, MAX_ITERATIONS } from "./steps/loop-limits.js";
 export {
   type ActionOf,
   STEP_KINDS,
   type StepKind,
   stepKind,
+  stepKindDefinition,
 } from "./steps/registry.js";
 export type { StepContext } from "./steps/step-context.js";
 export { defineStepKind, type StepKindDefinition } from "./steps/step-kind.js";

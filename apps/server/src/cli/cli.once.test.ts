@@ -103,6 +103,40 @@ describe("skillrun CLI", () => {
     );
   });
 
+  it("skills list, export and delete: an export imports back unchanged; a called skill stays", async () => {
+    await skillrun("skills", "import", paths.skills, "--owner", "carol");
+    const listed = await skillrun("skills", "list", "--owner", "carol");
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^skill_sum {2}[0-9a-f]{12} {2}Sum {2}\(changed \S+\)$/m);
+
+    const exported = await skillrun("skills", "export", "skill_sum", "--owner", "carol");
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/^id: skill_sum\nname: Sum\n/);
+    expect(exported.stdout).not.toContain("timeoutMs");
+    const file = join(dir, "exported.yaml");
+    writeFileSync(file, exported.stdout);
+    expect((await skillrun("skills", "import", file, "--owner", "carol")).stdout).toMatch(
+      /unchanged +skill_sum/,
+    );
+
+    const called = await skillrun("skills", "delete", "skill_backoffice_login", "--owner", "carol");
+    expect(called.code).toBe(1);
+    expect(called.stderr).toMatch(/is called by skill_backoffice_\w+/);
+    const deleted = await skillrun("skills", "delete", "skill_sum", "--owner", "carol");
+    expect([deleted.code, deleted.stdout]).toEqual([
+      0,
+      'Deleted skill "skill_sum" of owner "carol"; its runs are kept.\n',
+    ]);
+    expect((await skillrun("skills", "list", "--owner", "carol")).stdout).not.toContain(
+      "skill_sum",
+    );
+    const again = await skillrun("skills", "delete", "skill_sum", "--owner", "carol");
+    expect([again.code, again.stderr]).toEqual([
+      1,
+      'skillrun: owner "carol" has no skill "skill_sum"\n',
+    ]);
+  });
+
   it("reports a failure as skillrun: <message> with exit code 1", async () => {
     process.env.DATABASE_URL = "mysql://nowhere/db";
     try {

@@ -11,6 +11,13 @@ const USAGE = `Usage: skillrun <command>
   keys list                          list API keys (id, owner, prefix, created, revoked)
   keys revoke <id>                   revoke an API key
   skills import <path> --owner <o>   import a skill file or a folder of them (upsert by id)
+  skills list --owner <o>            list an owner's skills (id, version, name, last change)
+  skills export <id> --owner <o>     print a skill's definition as YAML, ready to import again
+  skills delete <id> --owner <o>     delete a skill (its runs are kept)
+  secrets set <name> --owner <o>     set a secret skills read as secrets.<name>; the value is
+                                     read from stdin (one trailing newline removed)
+  secrets list --owner <o>           list an owner's secrets (names and dates, never values)
+  secrets delete <name> --owner <o>  delete a secret
 
 Configuration comes from the environment (DATABASE_URL, HOST, PORT, ...): see docs/operations.md.`;
 
@@ -56,6 +63,30 @@ async function main(argv: string[]): Promise<number> {
       return owner
         ? (await import("./skills.js")).skillsImport(arg, owner)
         : usageError("skills import needs --owner <owner>");
+    case "skills list":
+      return owner
+        ? (await import("./skills.js")).skillsList(owner)
+        : usageError("skills list needs --owner <owner>");
+    case "skills export":
+    case "skills delete": {
+      const verb = sub as "export" | "delete";
+      if (!arg) return usageError(`skills ${verb} needs the skill's id`);
+      if (!owner) return usageError(`skills ${verb} needs --owner <owner>`);
+      const skills = await import("./skills.js");
+      return verb === "export" ? skills.skillsExport(arg, owner) : skills.skillsDelete(arg, owner);
+    }
+    case "secrets set":
+    case "secrets delete": {
+      const verb = sub as "set" | "delete";
+      if (!arg) return usageError(`secrets ${verb} needs the secret's name`);
+      if (!owner) return usageError(`secrets ${verb} needs --owner <owner>`);
+      const secrets = await import("./secrets.js");
+      return verb === "set" ? secrets.secretsSet(arg, owner) : secrets.secretsDelete(arg, owner);
+    }
+    case "secrets list":
+      return owner
+        ? (await import("./secrets.js")).secretsList(owner)
+        : usageError("secrets list needs --owner <owner>");
     default:
       return usageError(`unknown command "${positionals.join(" ")}"`);
   }

@@ -5,8 +5,9 @@ import { stopOnSignal } from "./stop-on-signal.js";
 
 /**
  * `skillrun serve`: migrates, listens, executes runs with an in-process worker
- * (WORKER_CONCURRENCY, 0 for none), and runs until SIGINT/SIGTERM. Returns -1 ("still
- * running") once listening; errors before that reject.
+ * (WORKER_CONCURRENCY, 0 for none), and runs until SIGINT/SIGTERM; then it stops accepting
+ * connections and claiming runs, answers the requests in flight and drains its runs. Returns -1
+ * ("still running") once listening; errors before that reject.
  */
 export async function serve(options: { demo: boolean }): Promise<number> {
   const config = loadConfig();
@@ -32,6 +33,8 @@ export async function serve(options: { demo: boolean }): Promise<number> {
     console.log(`  API key (owner "${DEMO_OWNER}"): ${demoKey}\n`);
     console.log(`Try:\n  curl -H "Authorization: Bearer ${demoKey}" ${url}/v1/skill/list\n`);
   }
-  stopOnSignal(runtime.logger, () => runtime.close());
+  // Runs under way get SHUTDOWN_GRACE_SECONDS to finish; a second signal releases them at once.
+  const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
+  stopOnSignal(runtime.logger, ({ now }) => runtime.close({ graceMs, force: now }));
   return -1;
 }

@@ -1,12 +1,32 @@
-/** On SIGINT or SIGTERM: closes what `stop` closes, then exits. */
+/**
+ * On SIGINT or SIGTERM: closes what `close` closes (a draining close), then exits. A second
+ * signal while that is under way asks `close` to stop at once (`now`); the exit still follows
+ * the first close's end.
+ */
 export function stopOnSignal(
-  logger: { info(details: object, message: string): void },
-  stop: () => Promise<void>,
+  logger: {
+    info(details: object, message: string): void;
+    error(details: object, message: string): void;
+  },
+  close: (options: { now: boolean }) => Promise<void>,
 ): void {
-  const shutdown = (signal: string) => {
+  let closing: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing !== undefined) {
+      logger.info({ signal }, `${signal} again: stopping at once`);
+      void close({ now: true });
+      return;
+    }
     logger.info({ signal }, "shutting down");
-    stop().finally(() => process.exit(0));
+    closing = close({ now: false });
+    closing.then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, "could not shut down cleanly");
+        process.exit(1);
+      },
+    );
   };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
 }

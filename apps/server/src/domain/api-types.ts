@@ -9,3 +9,4 @@ export type DataType = components["schemas"]["VariableDataType"];
 export type RunState = components["schemas"]["RunSessionState"];
 export type RunEvent = components["schemas"]["RunEvent"];
 export type RunEventType = components["schemas"]["RunEventType"];
+export type SecretInfo = components["schemas"]["SecretInfo"];

@@ -1,3 +1,5 @@
+import { formatBytes } from "@skillrun/engine";
+
 /** One entry of a FastAPI-style 422 body: where, what and Pydantic's name for it. */
 export interface ValidationIssue {
   loc: (string | number)[];
@@ -27,10 +29,33 @@ export class RunNotFound extends AppError {
   }
 }
 
+/** A pause or resume the run's state does not allow: queued, ended, or not paused. */
+export class RunStateConflict extends AppError {
+  readonly status = 409;
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+/** A skill another of the owner's skills calls, which therefore cannot be deleted. */
+export class SkillInUse extends AppError {
+  readonly status = 409;
+  constructor(message: string) {
+    super(message);
+  }
+}
+
 export class SkillNotFound extends AppError {
   readonly status = 404;
   constructor() {
     super("Skill not found");
+  }
+}
+
+export class SecretNotFound extends AppError {
+  readonly status = 404;
+  constructor() {
+    super("Secret not found");
   }
 }
 
@@ -56,6 +81,42 @@ export class VideoLinkExpired extends AppError {
     super("Video link expired");
   }
 }
+
+// --- Files ---
+
+/** A run file that does not exist, or a name no run file can have. */
+export class RunFileNotFound extends AppError {
+  readonly status = 404;
+  constructor() {
+    super("Run file not found");
+  }
+}
+
+/** A file address whose signature does not match its run, name and expiry. */
+export class FileLinkInvalid extends AppError {
+  readonly status = 403;
+  constructor() {
+    super("Invalid file signature");
+  }
+}
+
+/** A genuine file address past its expiry. */
+export class FileLinkExpired extends AppError {
+  readonly status = 403;
+  constructor() {
+    super("File link expired");
+  }
+}
+
+/** An upload over FILE_MAX_BYTES. */
+export class FileTooLarge extends AppError {
+  readonly status = 413;
+  constructor(limitBytes: number) {
+    super(`File too large: over the limit of ${formatBytes(limitBytes)} (${limitBytes} bytes)`);
+  }
+}
+
+// --- end of files ---
 
 /** A conditional request (`If-Match`, `If-Unmodified-Since`) whose condition does not hold. */
 export class PreconditionFailed extends AppError {
@@ -93,5 +154,31 @@ export class RequestInvalid extends AppError {
   readonly status = 422;
   constructor(readonly issues: ValidationIssue[]) {
     super(issues.map((i) => `${i.loc.join(".")}: ${i.msg}`).join("; "));
+  }
+}
+
+/** A new secret for an owner who has as many as one may have. */
+export class SecretLimitReached extends RequestInvalid {
+  constructor(limit: number) {
+    super([
+      {
+        loc: ["path", "name"],
+        msg: `Value error, an owner has at most ${limit} secrets; delete one first`,
+        type: "value_error",
+      },
+    ]);
+  }
+}
+
+/** An `Idempotency-Key` whose first request, within its 24 hours, had another body. */
+export class IdempotencyKeyReused extends RequestInvalid {
+  constructor() {
+    super([
+      {
+        loc: ["header", "idempotency-key"],
+        msg: "This Idempotency-Key was used with a different request body in the last 24 hours; send a new key for a new request",
+        type: "idempotency_key_reused",
+      },
+    ]);
   }
 }

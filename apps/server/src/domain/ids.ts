@@ -11,3 +11,12 @@ export function newRunId(): string {
 export function newApiKeyId(): string {
   return `key_${uuidv7()}`;
 }
+
+/** What every uploaded file's id looks like: `file_` + a UUID. */
+export const FILE_ID_PATTERN =
+  /^file_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Uploaded files' ids are `file_` + a UUID v7, like runs'. */
+export function newFileId(): string {
+  return `file_${uuidv7()}`;
+}

@@ -32,7 +32,11 @@ export function inputLimitIssue(inputs: unknown, limits: InputLimits): Validatio
   return null;
 }
 
-function depthExceeds(root: unknown, maxDepth: number): boolean {
+/**
+ * Whether `root` nests more than `maxDepth` arrays and objects deep (`root` itself is level 1),
+ * walked without recursion.
+ */
+export function depthExceeds(root: unknown, maxDepth: number): boolean {
   const pending: [unknown, number][] = [[root, 1]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [value, depth] = next;

@@ -1,8 +1,15 @@
 /** What replaces a credential in the logs. */
 export const REDACTED = "[Redacted]";
 
-// Headers that carry credentials: the bearer key, a key sent the wrong way, cookies.
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "cookie"]);
+// Headers that carry credentials: the bearer key, a key sent the wrong way, cookies (sent, and
+// set by the demo back office's login).
+const SECRET_HEADERS = new Set([
+  "authorization",
+  "proxy-authorization",
+  "x-api-key",
+  "cookie",
+  "set-cookie",
+]);
 
 // Query parameters that carry credentials: a key sent in the address by mistake, and the
 // signature of a video address (which opens the video to whoever holds it, until it expires).
@@ -56,7 +63,7 @@ export function redactQuery(query: unknown): unknown {
   );
 }
 
-/** Request headers with every credential header's value redacted. */
+/** Request or response headers with every credential header's value redacted. */
 export function redactHeaders(
   headers: Record<string, unknown> | undefined,
 ): Record<string, unknown> | undefined {

@@ -17,8 +17,9 @@ export function requestLogging(logger: Logger) {
       res.setHeader("X-Request-Id", id);
       return id;
     },
-    // Credentials never reach the logs, wherever a caller put them (see log-redaction.ts). The
-    // request's loggers (`req.log`) are bound to this serialization too.
+    // Credentials never reach the logs, wherever a caller put them, nor the session cookies the
+    // demo back office sets (see log-redaction.ts). The request's loggers (`req.log`) are bound
+    // to this serialization too.
     serializers: {
       req(req: { url?: string; query?: unknown; headers?: Record<string, unknown> }) {
         return {
@@ -27,6 +28,9 @@ export function requestLogging(logger: Logger) {
           query: redactQuery(req.query),
           headers: redactHeaders(req.headers),
         };
+      },
+      res(res: { headers?: Record<string, unknown> }) {
+        return { ...res, headers: redactHeaders(res.headers) };
       },
     },
     customLogLevel(_req, res, error) {

@@ -138,6 +138,10 @@ function pydanticError(rule: string, message: string, part: string): Omit<Valida
       return { type: "string_too_short", msg: `String should have at least ${limit} characters` };
     case "maxLength":
       return { type: "string_too_long", msg: `String should have at most ${limit} characters` };
+    case "pattern": {
+      const pattern = /must match pattern "(.*)"$/.exec(message)?.[1] ?? "";
+      return { type: "string_pattern_mismatch", msg: `String should match pattern '${pattern}'` };
+    }
     default:
       return { type: "value_error", msg: `Value error, ${message}` };
   }

@@ -5,14 +5,18 @@ import { bearerAuth } from "./auth.js";
 
 /**
  * express-openapi-validator over openapi.yaml: checks the bearer key (through `bearerAuth`),
- * then every request's path, query and body, and — when asked — every response.
+ * then every request's path, query and body, and — when asked — every response. A multipart
+ * body is read by `multipart` (see upload-body.ts), between the key check and the validation
+ * of the body, instead of by the validator's own parser, which would keep any file whole in
+ * memory with no limit.
  */
 export function openApiValidator(options: {
   specPath: string;
   apiKeys: ApiKeyRepository;
   validateResponses: boolean;
+  multipart: RequestHandler;
 }): RequestHandler[] {
-  return OpenApiValidator.middleware({
+  const middlewares = OpenApiValidator.middleware({
     apiSpec: options.specPath,
     validateApiSpec: true,
     validateRequests: {
@@ -27,7 +31,13 @@ export function openApiValidator(options: {
     // while that operation's JSON errors are validated like every other response.
     validateResponses: options.validateResponses ? { removeAdditional: false } : false,
     validateSecurity: { handlers: { HTTPBearer: bearerAuth(options.apiKeys) } },
+    fileUploader: false,
     // Unknown paths under /v1 are a 404 from the validator rather than a silent pass-through.
     ignoreUndocumented: false,
   }) as RequestHandler[];
+  // The validator's stages are named functions: metadata, security, request, response.
+  const security = middlewares.findIndex((handler) => handler.name === "securityMiddleware");
+  if (security < 0) throw new Error("express-openapi-validator has no security stage to follow");
+  middlewares.splice(security + 1, 0, options.multipart);
+  return middlewares;
 }

@@ -1,7 +1,8 @@
 import express, { type Response, type Router } from "express";
 import type { RunEventRepository } from "../db/repositories/run-events.js";
-import type { RunRepository } from "../db/repositories/runs.js";
+import type { KeyedStart, RunRepository } from "../db/repositories/runs.js";
 import type { SkillRepository } from "../db/repositories/skills.js";
+import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import type { RunSession } from "../domain/api-types.js";
 import {
   decodeCursor,
@@ -9,9 +10,16 @@ import {
   encodeCursor,
   encodeEventCursor,
 } from "../domain/cursor.js";
-import { RequestInvalid, RunNotFound, SkillNotFound, VideoNotFound } from "../domain/errors.js";
+import {
+  IdempotencyKeyReused,
+  RequestInvalid,
+  RunNotFound,
+  SkillNotFound,
+  VideoNotFound,
+} from "../domain/errors.js";
 import { type InputLimits, inputLimitIssue } from "../domain/input-limits.js";
 import { checkInputs } from "../domain/inputs.js";
+import { checkFileInputs } from "../files/file-inputs.js";
 import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
 import type { Origin } from "../http/public-url.js";
@@ -26,6 +34,8 @@ export function runsRouter(deps: {
   runs: RunRepository;
   runEvents: RunEventRepository;
   skills: SkillRepository;
+  /** For `file` inputs, which name uploads. */
+  uploads: UploadedFileRepository;
   videos: VideoStore;
   signer: VideoUrlSigner;
   /** The base of the absolute links written for a request (see http/public-url.ts). */
@@ -58,6 +68,20 @@ export function runsRouter(deps: {
     "/run/",
     operation("startRun", async (req, res) => {
       const owner = ownerOf(req);
+      // The spec has checked its form; without one, every request starts a run.
+      const key = req.get("Idempotency-Key");
+      const idempotency = key === undefined ? undefined : { key, request: req.body };
+      /** Answers a request that came with a key: a run, or the key's reuse. */
+      const answerKeyed = async (start: KeyedStart) => {
+        if (start.outcome === "reused") throw new IdempotencyKeyReused();
+        if (start.outcome === "replayed") res.setHeader("Idempotent-Replayed", "true");
+        res.json(await withVideoUrl(req, start.run));
+      };
+      // A repeat is answered before the skill is looked at: it gets its run even when the skill
+      // has changed since.
+      const earlier = idempotency && (await runs.replay(owner, idempotency));
+      if (earlier) return answerKeyed(earlier);
+
       const skill = await skills.get(owner, req.body.skill_id);
       if (!skill) throw new SkillNotFound();
       const checked = checkInputs(skill.inputs, req.body.inputs);
@@ -65,8 +89,11 @@ export function runsRouter(deps: {
       // Measured on what is stored: inputs given as JSON text are parsed by now.
       const tooLarge = inputLimitIssue(checked.values, deps.inputLimits);
       if (tooLarge) throw new RequestInvalid([tooLarge]);
-      const run = await runs.create({ owner, skill, inputs: checked.values });
-      res.json(await withVideoUrl(req, run));
+      const fileIssues = await checkFileInputs(skill.inputs, checked.values, owner, deps.uploads);
+      if (fileIssues.length > 0) throw new RequestInvalid(fileIssues);
+      const run = { owner, skill, inputs: checked.values };
+      if (idempotency) return answerKeyed(await runs.createOnce(run, idempotency));
+      res.json(await withVideoUrl(req, await runs.create(run)));
     }),
   );
 
@@ -77,7 +104,13 @@ export function runsRouter(deps: {
       const { skill_id: skillId, state_filter: states } = req.query;
       const after = cursorParam(req.query.cursor, decodeCursor);
       const limit = req.query.limit ?? DEFAULT_PAGE_SIZE;
-      const page = await runs.list(ownerOf(req), { skillId, states, limit, after });
+      const page = await runs.list(ownerOf(req), {
+        skillId,
+        // `queued` is the filter's name for the state null.
+        states: states?.map((state) => (state === "queued" ? null : state)),
+        limit,
+        after,
+      });
       if (page.next) {
         const next = new URLSearchParams();
         if (skillId !== undefined) next.set("skill_id", skillId);

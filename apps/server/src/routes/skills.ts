@@ -1,9 +1,12 @@
 import express, { type Router } from "express";
 import type { SkillRepository } from "../db/repositories/skills.js";
-import { SkillNotFound } from "../domain/errors.js";
+import { SkillInUse, SkillNotFound } from "../domain/errors.js";
 import { ownerOf } from "../http/auth.js";
+import { bodyText } from "../http/body-text.js";
 import { operation } from "../http/operation.js";
 import { isStorableText } from "../http/storable-text.js";
+import { skillRecordOf } from "../skills/import-skills.js";
+import { checkedSkillBody, storeSkill } from "../skills/skill-body.js";
 
 /** The skill operations of openapi.yaml. */
 export function skillsRouter(skills: SkillRepository): Router {
@@ -21,10 +24,52 @@ export function skillsRouter(skills: SkillRepository): Router {
     }),
   );
 
+  router.post(
+    "/skill/validate",
+    operation("validateSkill", async (req, res) => {
+      const owner = ownerOf(req);
+      const { definition } = await checkedSkillBody(
+        skills,
+        owner,
+        req.body,
+        undefined,
+        bodyText(req),
+      );
+      const { definitionHash } = skillRecordOf(definition);
+      res.json({ id: definition.id, name: definition.name, x_version: definitionHash });
+    }),
+  );
+
+  router.put(
+    "/skill/:id",
+    operation("putSkill", async (req, res) => {
+      const owner = ownerOf(req);
+      const source = await checkedSkillBody(skills, owner, req.body, req.params.id, bodyText(req));
+      const outcome = await storeSkill(skills, owner, source);
+      const skill = await skills.get(owner, req.params.id);
+      if (!skill) throw new SkillNotFound();
+      res.status(outcome === "created" ? 201 : 200).json(skill);
+    }),
+  );
+
+  router.delete(
+    "/skill/:id",
+    operation("deleteSkill", async (req, res) => {
+      const deleted = await skills.delete(ownerOf(req), req.params.id);
+      if (deleted.outcome === "not_found") throw new SkillNotFound();
+      if (deleted.outcome === "called") {
+        throw new SkillInUse(
+          `Skill is called by ${deleted.by.join(", ")}: change or delete those first`,
+        );
+      }
+      res.status(204).end();
+    }),
+  );
+
   router.get(
     "/skill/:id",
     operation("getSkill", async (req, res) => {
-      const skill = await skills.get(ownerOf(req), req.params.id);
+      const skill = await skills.getWithDefinition(ownerOf(req), req.params.id);
       if (!skill) throw new SkillNotFound();
       res.json(skill);
     }),

@@ -113,4 +113,61 @@ describe("skills import", () => {
     expect((await skills.get("alice", "skill_sum"))?.owner).toBe("alice");
     expect((await skills.get("bob", "skill_sum"))?.owner).toBe("bob");
   });
+
+  describe("calls", () => {
+    const caller = (id: string, callee: string) =>
+      `id: ${id}\nname: ${id}\nsteps:\n  - log: start\n  - repeat:\n      max: 1\n      steps:\n        - call: { skill: ${callee} }\n`;
+
+    it("imports a skill calling one imported with it or stored before", async () => {
+      write("a.yaml", caller("skill_a", "skill_b"));
+      write("b.yaml", "id: skill_b\nname: B\nsteps:\n  - log: b\n");
+      await importSkills(skills, "o", dir);
+      await importSkills(skills, "o", write("c.yaml", caller("skill_c", "skill_a")));
+      expect((await skills.list("o")).map((s) => s.id).sort()).toEqual([
+        "skill_a",
+        "skill_b",
+        "skill_c",
+      ]);
+    });
+
+    it("refuses a call of a skill the owner does not have, at the call", async () => {
+      await importSkills(
+        skills,
+        "other",
+        write("b.yaml", "id: skill_b\nname: B\nsteps:\n  - log: b\n"),
+      );
+      const file = write("a.yaml", caller("skill_a", "skill_b"));
+      const failure = (await importSkills(skills, "o", file).catch((e: unknown) => e)) as Error;
+      expect(failure).toBeInstanceOf(SkillImportFailed);
+      expect(failure.message).toBe(
+        `${file}:8:26: steps/1/repeat/steps/0/call/skill: unknown skill "skill_b" in call (known: skill_a); import it for the same owner`,
+      );
+      expect(await skills.list("o")).toEqual([]);
+    });
+
+    it("refuses calls that form a cycle, within the import or through stored skills", async () => {
+      write("a.yaml", caller("skill_a", "skill_b"));
+      write("b.yaml", caller("skill_b", "skill_a"));
+      const failure = (await importSkills(skills, "o", dir).catch((e: unknown) => e)) as Error;
+      expect(failure.message.split("\n")).toEqual([
+        `${join(dir, "a.yaml")}:8:26: steps/1/repeat/steps/0/call/skill: calls form a cycle: skill_a → skill_b → skill_a; a skill cannot reach itself`,
+        `${join(dir, "b.yaml")}:8:26: steps/1/repeat/steps/0/call/skill: calls form a cycle: skill_b → skill_a → skill_b; a skill cannot reach itself`,
+      ]);
+      expect(await skills.list("o")).toEqual([]);
+
+      // skill_b stored calling nothing, then skill_a calling it, then skill_b changed to call skill_a.
+      await importSkills(
+        skills,
+        "o",
+        write("b2.yaml", "id: skill_b\nname: B\nsteps:\n  - log: b\n"),
+      );
+      await importSkills(skills, "o", write("a2.yaml", caller("skill_a", "skill_b")));
+      const closing = write("b3.yaml", caller("skill_b", "skill_a"));
+      const later = (await importSkills(skills, "o", closing).catch((e: unknown) => e)) as Error;
+      expect(later.message).toMatch(/calls form a cycle: skill_b → skill_a → skill_b/);
+      const self = write("self.yaml", caller("skill_self", "skill_self"));
+      const own = (await importSkills(skills, "o", self).catch((e: unknown) => e)) as Error;
+      expect(own.message).toMatch(/calls form a cycle: skill_self → skill_self/);
+    });
+  });
 });

@@ -3,13 +3,15 @@ import { readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import {
   canonicalJson,
-  loadSkillFile,
+  loadSkillSource,
   type SkillDefinition,
   SkillDefinitionError,
   type SkillDefinitionIssue,
+  type SkillSource,
 } from "@skillrun/engine";
 import type { ImportOutcome, SkillRecord, SkillRepository } from "../db/repositories/skills.js";
 import type { Input } from "../domain/api-types.js";
+import { callProblems } from "./call-graph.js";
 
 export interface ImportResult {
   file: string;
@@ -37,7 +39,8 @@ export function skillFilesAt(path: string): string[] {
 
 /**
  * Imports the skill files at `path` for `owner`: upsert by id, all or nothing. Any invalid file
- * (or two files with one id) fails the whole import with every problem listed. `adapt`, when
+ * (or two files with one id, or a `call` of a skill the owner will not have, or calls forming a
+ * cycle) fails the whole import with every problem listed. `adapt`, when
  * given, changes each valid definition before it is stored (the demo points its defaults at the
  * server's own address with it).
  */
@@ -49,11 +52,12 @@ export async function importSkills(
 ): Promise<ImportResult[]> {
   const files = skillFilesAt(path);
   const issues: SkillDefinitionIssue[] = [];
-  const loaded: { file: string; definition: SkillDefinition }[] = [];
+  const loaded: { file: string; definition: SkillDefinition; source: SkillSource }[] = [];
   const fileOfId = new Map<string, string>();
   for (const file of files) {
     try {
-      const definition = await loadSkillFile(file);
+      const source = await loadSkillSource(file);
+      const { definition } = source;
       const earlier = fileOfId.get(definition.id);
       if (earlier) {
         issues.push({
@@ -66,12 +70,19 @@ export async function importSkills(
         continue;
       }
       fileOfId.set(definition.id, file);
-      loaded.push({ file, definition: adapt(definition) });
+      loaded.push({ file, definition: adapt(definition), source });
     } catch (error) {
       if (!(error instanceof SkillDefinitionError)) throw error;
       issues.push(...error.issues);
     }
   }
+  if (issues.length > 0) throw new SkillImportFailed(issues);
+  const imported = loaded.map(({ definition, source }) => ({
+    id: definition.id,
+    definition,
+    issueAt: source.issueAt,
+  }));
+  issues.push(...callProblems(imported, await skills.definitions(owner)));
   if (issues.length > 0) throw new SkillImportFailed(issues);
   const outcomes = await skills.importAll(
     owner,
@@ -93,6 +104,7 @@ export function skillRecordOf(definition: SkillDefinition): SkillRecord {
     ...(input.description !== undefined && { description: input.description }),
     required: input.required,
     ...(input.default !== undefined && { default: input.default }),
+    ...(input.secret === true && { secret: true }),
   }));
   return {
     id: definition.id,

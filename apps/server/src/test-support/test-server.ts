@@ -1,12 +1,14 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseSkillDefinition } from "@skillrun/engine";
+import { parseSkillDefinition, type RunFile } from "@skillrun/engine";
 import type { Logger } from "pino";
 import type { AppDeps } from "../app.js";
 import { loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
+import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { SkillRecord } from "../db/repositories/skills.js";
 import { type Clock, systemClock } from "../domain/clock.js";
 import type { Repositories } from "../repositories.js";
@@ -16,6 +18,7 @@ import { VideoUrlSigner } from "../videos/signed-url.js";
 import type { VideoStore } from "../videos/video-store.js";
 import type { Worker, WorkerOptions } from "../worker/worker.js";
 import { createTestDatabase } from "./test-database.js";
+import { TEST_SECRETS_KEY } from "./test-secrets.js";
 
 /** The video signing secret test servers use unless told otherwise. */
 export const TEST_VIDEO_SECRET = "test-video-signing-secret-0123456789abcdef";
@@ -32,6 +35,8 @@ export interface TestServerOptions {
    * it runs stay queued, which the API tests rely on.
    */
   worker?: Partial<WorkerOptions>;
+  /** The repository the worker writes runs through, made from the real one (to slow its writes). */
+  workerExecution?: (repository: RunExecutionRepository) => RunExecutionRepository;
   /** The Chromium the worker's browser steps launch; found as in production when absent. */
   chromiumPath?: string;
   /** BROWSER_MEMORY_MB: the production default when absent. */
@@ -68,6 +73,18 @@ export interface TestServer {
   putVideo(runId: string, bytes: Uint8Array): Promise<void>;
   /** A signed address of the run's video on this server, made as the server makes them. */
   videoUrlFor(runId: string): string;
+  /**
+   * Writes `bytes` as the run's file `name` and indexes it, as a worker does for a file a run
+   * stored; `name` is used as given (a test may write one the engine would not name so).
+   */
+  putRunFile(
+    runId: string,
+    name: string,
+    bytes: Uint8Array,
+    options?: { contentType?: string; createdAt?: Date },
+  ): Promise<RunFile>;
+  /** A signed address of the run's file `name` on this server, made as the server makes them. */
+  fileUrlFor(runId: string, name: string): string;
   close(): Promise<void>;
 }
 
@@ -90,6 +107,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     PORT: "0",
     VIDEO_DIR: join(dir, "videos"),
     VIDEO_SIGNING_SECRET: secret,
+    // One key for every test server and the worker processes tests start beside them.
+    SECRETS_KEY: TEST_SECRETS_KEY,
     VIDEO_URL_TTL_SECONDS: String(ttl),
     VALIDATE_RESPONSES: "true",
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
@@ -111,6 +130,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     {
       clock,
       ...(options.worker && { worker: options.worker }),
+      ...(options.workerExecution && { execution: options.workerExecution }),
       ...(options.override && { app: options.override }),
       ...(options.logger && { logger: options.logger }),
     },
@@ -144,6 +164,21 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await writeFile(await videos.pathForWriting(runId), bytes);
     },
     videoUrlFor: (runId) => signer.urlFor(origin, runId),
+    putRunFile: async (runId, name, bytes, fileOptions = {}) => {
+      const dir = videos.filesDirOf(runId);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, name), bytes);
+      const file: RunFile = {
+        name,
+        bytes: bytes.length,
+        content_type: fileOptions.contentType ?? "application/octet-stream",
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+        created_at: (fileOptions.createdAt ?? clock.now()).toISOString(),
+      };
+      await repos.runFiles.record(runId, file);
+      return file;
+    },
+    fileUrlFor: (runId, name) => signer.fileUrlFor(origin, runId, name),
     close: async () => {
       try {
         await runtime.close({ force: true });

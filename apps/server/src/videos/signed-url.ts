@@ -12,8 +12,9 @@ export interface VideoSignature {
 export type SignatureVerdict = "valid" | "invalid" | "expired";
 
 /**
- * Signs and checks the expiring addresses of run videos: an HMAC-SHA256 under the server's
- * secret over the run id and the expiry, so an address works for one run until one moment only.
+ * Signs and checks the expiring addresses of run videos and run files: an HMAC-SHA256 under the
+ * server's secret over the run id (and the file's name) and the expiry, so an address works for
+ * one run's video, or one of its files, until one moment only.
  */
 export class VideoUrlSigner {
   constructor(
@@ -40,7 +41,24 @@ export class VideoUrlSigner {
    * and if so whether it is still in time.
    */
   verify(runId: string, expires: number, signature: string): SignatureVerdict {
-    const expected = Buffer.from(this.mac(runId, expires));
+    return this.check(this.mac(runId, expires), signature, expires);
+  }
+
+  /** The absolute signed address of the run's file `name` on the server at `baseUrl`. */
+  fileUrlFor(baseUrl: string, runId: string, name: string): string {
+    const expires = unixSeconds(this.clock) + this.ttlSeconds;
+    const signature = this.fileMac(runId, name, expires);
+    const query = new URLSearchParams({ expires: String(expires), signature });
+    return `${baseUrl}/v1/run/${encodeURIComponent(runId)}/files/${encodeURIComponent(name)}?${query}`;
+  }
+
+  /** As `verify`, for the address of the run's file `name`. */
+  verifyFile(runId: string, name: string, expires: number, signature: string): SignatureVerdict {
+    return this.check(this.fileMac(runId, name, expires), signature, expires);
+  }
+
+  private check(mac: string, signature: string, expires: number): SignatureVerdict {
+    const expected = Buffer.from(mac);
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "invalid";
     return unixSeconds(this.clock) < expires ? "valid" : "expired";
@@ -51,6 +69,14 @@ export class VideoUrlSigner {
   private mac(runId: string, expires: number): string {
     return createHmac("sha256", this.secret)
       .update(`skillrun-video\n${runId}\n${expires}`)
+      .digest("base64url");
+  }
+
+  // A purpose of its own: a video's signature is never one of a file's, nor the reverse. Run ids
+  // and run file names hold no newline, so the fields cannot run into each other.
+  private fileMac(runId: string, name: string, expires: number): string {
+    return createHmac("sha256", this.secret)
+      .update(`skillrun-run-file\n${runId}\n${name}\n${expires}`)
       .digest("base64url");
   }
 }

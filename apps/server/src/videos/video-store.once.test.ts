@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -41,5 +41,25 @@ describe("VideoStore", () => {
     writeFileSync(join(dir, "secret.webm"), "not a video");
     expect(await store.find("../secret")).toBeNull();
     await expect(store.pathForWriting("../secret")).rejects.toThrow(/not a run id/);
+  });
+
+  it("moves what earlier attempts left aside, numbered in turn, and nothing when there was nothing", async () => {
+    const store = new VideoStore(dir);
+    expect(await store.keepEarlierAttempt("run_a")).toBeNull();
+    writeFileSync(join(dir, "run_a.webm"), "first video");
+    mkdirSync(join(dir, "run_a-files"));
+    writeFileSync(join(dir, "run_a-files", "shot.png"), "first shot");
+    expect(await store.keepEarlierAttempt("run_a")).toBe("run_a-attempt-1");
+    // The second attempt was cut off while its video was still being written.
+    writeFileSync(join(dir, "run_a.webm.part"), "second video, half");
+    expect(await store.keepEarlierAttempt("run_a")).toBe("run_a-attempt-2");
+    expect(readdirSync(dir).sort()).toEqual([
+      "run_a-attempt-1-files",
+      "run_a-attempt-1.webm",
+      "run_a-attempt-2.webm.part",
+    ]);
+    expect(readFileSync(join(dir, "run_a-attempt-1-files", "shot.png"), "utf8")).toBe("first shot");
+    expect(await store.find("run_a")).toBeNull();
+    await expect(store.keepEarlierAttempt("../run_a")).rejects.toThrow(/not a run id/);
   });
 });

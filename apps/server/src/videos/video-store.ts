@@ -1,20 +1,27 @@
-import { mkdir, stat } from "node:fs/promises";
+import { mkdir, rename, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { isRunFileName } from "@skillrun/engine";
+import { FILE_ID_PATTERN } from "../domain/ids.js";
 import { PRIVATE_DIR_MODE } from "../private-files.js";
 
 // Run ids are `run_<uuid>`; anything else never names a file, so no id can reach outside the folder.
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
- * The video store: a folder holding one `<run id>.webm` per recorded run, and the run's
- * screenshots beside it. A run has a video exactly when its file exists; the recorder writes it
- * (completing it under another name first), the API only reads it.
+ * The store: a folder holding one `<run id>.webm` per recorded run, each run's files in
+ * `<run id>-files/`, and the files uploaded for `file` inputs in `uploads/<file id>`. A run has a
+ * video exactly when its file exists; the recorder writes it (completing it under another name
+ * first), the API only reads it. Those names hold the run's last attempt: what an earlier
+ * attempt left is kept beside them as `<run id>-attempt-<n>.webm` and `<run id>-attempt-<n>-files/`.
  */
 export class VideoStore {
   readonly dir: string;
+  /** The folder of uploaded files. */
+  readonly uploadsDir: string;
 
   constructor(dir: string) {
     this.dir = resolve(dir);
+    this.uploadsDir = join(this.dir, "uploads");
   }
 
   /** The file of the run's video, or null while it has none. */
@@ -30,10 +37,50 @@ export class VideoStore {
     }
   }
 
-  /** The folder that keeps the run's screenshots (`<run id>-screenshots`), created when written. */
-  screenshotDirOf(runId: string): string {
+  /**
+   * The folder that keeps the run's files (`<run id>-files`: screenshots, downloads, …), created
+   * when the first is written.
+   */
+  filesDirOf(runId: string): string {
     if (!SAFE_ID.test(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);
-    return join(this.dir, `${runId}-screenshots`);
+    return join(this.dir, `${runId}-files`);
+  }
+
+  /**
+   * Where the run's file named `name` is, or null for a name no run file can have: only a
+   * sanitised name (no separator, no leading dot) is joined, so no name reaches outside the
+   * run's folder.
+   */
+  runFilePathOf(runId: string, name: string): string | null {
+    if (!SAFE_ID.test(runId) || !isRunFileName(name)) return null;
+    return join(this.filesDirOf(runId), name);
+  }
+
+  /** Where the upload `fileId` is kept; throws for what is not an upload id. */
+  uploadPathOf(fileId: string): string {
+    if (!FILE_ID_PATTERN.test(fileId)) throw new Error(`not a file id: ${JSON.stringify(fileId)}`);
+    return join(this.uploadsDir, fileId);
+  }
+
+  /**
+   * Moves what an earlier attempt of the run left (its video, complete or not, and its folder of
+   * files) aside to `<run id>-attempt-<n>…`, n the first number not taken, so a new attempt
+   * overwrites nothing of it. Returns that prefix's file name, or null when there was nothing.
+   */
+  async keepEarlierAttempt(runId: string): Promise<string | null> {
+    if (!SAFE_ID.test(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);
+    const kinds = [".webm", ".webm.part", "-files"];
+    const left = [];
+    for (const kind of kinds) if (await exists(join(this.dir, `${runId}${kind}`))) left.push(kind);
+    if (left.length === 0) return null;
+    for (let n = 1; ; n += 1) {
+      const prefix = `${runId}-attempt-${n}`;
+      const taken = await Promise.all(kinds.map((kind) => exists(join(this.dir, prefix + kind))));
+      if (taken.includes(true)) continue;
+      for (const kind of left)
+        await rename(join(this.dir, runId + kind), join(this.dir, prefix + kind));
+      return prefix;
+    }
   }
 
   /** Where the run's video is to be written; creates the store's folder when needed. */
@@ -41,5 +88,15 @@ export class VideoStore {
     if (!SAFE_ID.test(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);
     await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     return join(this.dir, `${runId}.webm`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
   }
 }

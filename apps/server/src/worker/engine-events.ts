@@ -6,6 +6,13 @@ import type { NewRunEvent } from "../db/repositories/run-events.js";
  * writes those itself, together with the run's final state.
  */
 export function toRunEvent(runId: string, event: EngineEvent, attempt: number): NewRunEvent | null {
+  const entry = entryOf(runId, event, attempt);
+  // The events about a step say where they are in a recorded run's video.
+  const offset = "video_offset_ms" in event ? event.video_offset_ms : undefined;
+  return entry === null || offset === undefined ? entry : { ...entry, videoOffsetMs: offset };
+}
+
+function entryOf(runId: string, event: EngineEvent, attempt: number): NewRunEvent | null {
   const at = new Date(event.at);
   switch (event.type) {
     case "run_started":

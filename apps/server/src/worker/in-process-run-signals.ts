@@ -11,12 +11,17 @@ export class InProcessRunSignals implements RunSignals {
 
   constructor(private readonly prisma: PrismaClient) {}
 
-  // No transaction is needed: the signal is delivered after the statements have run, and each
-  // SQLite statement commits on its own.
+  // No transaction unless asked: the signal is delivered after the statements have run, and each
+  // SQLite statement commits on its own. Prisma's SQLite adapter has one connection per process:
+  // a transaction takes it, and other requests' statements made meanwhile run inside it, so only
+  // changes of several statements that must commit together ask for one.
   async change<T>(
     make: (db: ChangeClient) => Promise<{ value: T; signal?: RunSignal | undefined }>,
+    options: { atomic?: boolean } = {},
   ): Promise<T> {
-    const { value, signal } = await make(this.prisma);
+    const { value, signal } = options.atomic
+      ? await this.prisma.$transaction(make)
+      : await make(this.prisma);
     if (signal !== undefined) this.listeners.deliver(signal);
     return value;
   }

@@ -4,10 +4,14 @@ import { fileURLToPath } from "node:url";
 import {
   type EngineEvent,
   type FromRunHost,
+  messageOf,
+  type PauseRequest,
   type RecordedVideo,
   RUN_HOST_ENTRY,
+  type RunFile,
   type RunHostResult,
   type RunJob,
+  type StepRef,
   type StopKind,
   type ToRunHost,
 } from "@skillrun/engine";
@@ -48,11 +52,27 @@ export interface HostedRun {
    * instead (then the browser's processes may still be running: the caller kills them).
    */
   closed: Promise<{ video: RecordedVideo | null; abandoned: boolean }>;
+  /** Asks the run to pause before its next step (HostedRunHandlers.onPaused follows). */
+  requestPause(): void;
 }
 
 export interface HostedRunHandlers {
   onEvent(event: EngineEvent): void;
   onProblem(message: string): void;
+  /** A run file stored by the run, complete on disk. */
+  onFile(file: RunFile): void;
+  /**
+   * The run is about to begin its first step that may have effects; the step waits until this
+   * settles, and fails with the rejection's message.
+   */
+  onEffects(step: StepRef): Promise<void>;
+  /**
+   * The run is paused (an `ask`, or a pause asked for) and waits until this resolves, with the
+   * answer it goes on with. A rejection leaves it waiting: the run is being stopped.
+   */
+  onPaused(request: PauseRequest): Promise<unknown>;
+  /** The run gave up waiting (a timeout inside it) and goes on without an answer. */
+  onPauseAbandoned(): void;
 }
 
 // What V8 prints when a heap limit is reached; the process then aborts.
@@ -160,6 +180,24 @@ export class RunHosts {
         case "problem":
           handlers.onProblem(message.message);
           return;
+        case "file":
+          handlers.onFile(message.file);
+          return;
+        case "effects":
+          handlers.onEffects(message.step).then(
+            () => send(host, { type: "effects_recorded", error: null }),
+            (error: unknown) => send(host, { type: "effects_recorded", error: messageOf(error) }),
+          );
+          return;
+        case "paused":
+          handlers.onPaused(message.request).then(
+            (answer) => send(host, { type: "resume", answer }),
+            () => undefined,
+          );
+          return;
+        case "pause_abandoned":
+          handlers.onPauseAbandoned();
+          return;
         case "result":
           engineDone = true;
           clearTimeout(timer);
@@ -201,12 +239,15 @@ export class RunHosts {
     if (!this.hosts.has(host)) {
       // It died between its reservation and now: its exit was reported before anyone listened.
       onExit(child.exitCode, child.signalCode);
-      return { outcome, closed };
+      return { outcome, closed, requestPause: () => undefined };
     }
     send(host, { type: "start", job });
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
-    return { outcome, closed };
+    const requestPause = () => {
+      if (!engineDone) send(host, { type: "pause" });
+    };
+    return { outcome, closed, requestPause };
   }
 
   /** Starts the processes of every slot, ready for runs. */
@@ -268,6 +309,11 @@ export class RunHosts {
       env: this.options.env,
       // Structured clone, as between threads: data keeps its types (no JSON round trip).
       serialization: "advanced",
+      // A process group of its own: Ctrl-C in a terminal signals the server's whole group, and
+      // the server drains its runs (SHUTDOWN_GRACE_SECONDS) instead of losing them with their
+      // processes. The server ends these processes itself, and one whose server died exits when
+      // its IPC channel closes.
+      detached: true,
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
     // Below the server's priority: runs that burn CPU (a regex, a loop) yield it to the HTTP

@@ -14,10 +14,12 @@ export type ChangeClient = Prisma.TransactionClient;
 export interface RunSignals {
   /**
    * Makes a change and announces the signal it returns (none: nothing to announce) exactly when
-   * the change is committed, so a worker woken by it finds the change made.
+   * the change is committed, so a worker woken by it finds the change made. With `atomic`, the
+   * statements of `make` commit together or not at all (on PostgreSQL they always do).
    */
   change<T>(
     make: (db: ChangeClient) => Promise<{ value: T; signal?: RunSignal | undefined }>,
+    options?: { atomic?: boolean },
   ): Promise<T>;
   /** Subscribes to queued runs; returns the unsubscribe function. */
   onQueued(listener: () => void): () => void;

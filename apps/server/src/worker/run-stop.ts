@@ -9,7 +9,14 @@
 export class RunStop extends Error {
   override readonly name = "RunStop";
 
-  constructor(readonly kind: "cancel" | "timeout" | "shutdown" | "lost") {
-    super(`run stopped: ${kind}`);
+  /**
+   * `explanation` says why, when the kind alone does not: a `timeout` because an ask went
+   * unanswered, not because of the run's time limit.
+   */
+  constructor(
+    readonly kind: "cancel" | "timeout" | "shutdown" | "lost",
+    readonly explanation?: string,
+  ) {
+    super(explanation ?? `run stopped: ${kind}`);
   }
 }

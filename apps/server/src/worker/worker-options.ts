@@ -18,6 +18,9 @@ export function workerOptionsOf(config: Config, flavour: Flavour): WorkerOptions
     limits: {
       dataBytes: config.RUN_DATA_MAX_BYTES,
       httpResponseBytes: config.RUN_HTTP_RESPONSE_MAX_BYTES,
+      downloadBytes: config.RUN_DOWNLOAD_MAX_BYTES,
+      varsBytes: config.RUN_VARS_MAX_BYTES,
+      steps: config.RUN_MAX_STEPS,
     },
     eventLimits: {
       maxEvents: config.RUN_MAX_EVENTS,

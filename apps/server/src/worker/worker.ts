@@ -9,11 +9,14 @@ import {
 import type { Logger } from "pino";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
+import type { Retention } from "../files/retention.js";
+import type { RunSecrets } from "../secrets/run-secrets.js";
 import type { VideoStore } from "../videos/video-store.js";
 import type { BrowserSettings } from "./browser-settings.js";
 import { DEFAULT_EVENT_LIMITS, type EventLimits } from "./event-limits.js";
-import { executeRun } from "./execute-run.js";
+import { executeRun, type WorkerFiles } from "./execute-run.js";
 import { RunHosts } from "./run-hosts.js";
+import { RunWatch } from "./run-pause.js";
 import type { RunSignals } from "./run-signals.js";
 import { RunStop } from "./run-stop.js";
 
@@ -34,6 +37,8 @@ export interface WorkerOptions {
   limits: EngineLimits;
   /** How much of a run's step log is kept. */
   eventLimits: EventLimits;
+  /** How often the worker sweeps old videos and files (also once at its start). */
+  retentionIntervalMs: number;
 }
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
@@ -45,6 +50,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   stopGraceMs: 500,
   limits: DEFAULT_ENGINE_LIMITS,
   eventLimits: DEFAULT_EVENT_LIMITS,
+  retentionIntervalMs: 60 * 60 * 1000,
 };
 
 // How long closing a run's browser may take (the video is finished meanwhile) before its
@@ -60,7 +66,10 @@ const WATCH_MS = 200;
 
 interface ActiveRun {
   control: AbortController;
-  done: Promise<void>;
+  /** Settles once the run has ended or been released; true when it went back to the queue. */
+  done: Promise<boolean>;
+  /** What the watch reads of the run, for its pauses. */
+  watch: RunWatch;
 }
 
 /**
@@ -71,12 +80,20 @@ interface ActiveRun {
 export class Worker {
   readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   private readonly active = new Map<string, ActiveRun>();
-  private readonly timers: NodeJS.Timeout[] = [];
+  /** What finds and takes runs (and sweeps old files): stopped first when the worker stops. */
+  private readonly claimTimers: NodeJS.Timeout[] = [];
+  /** What looks after the runs under way (cancels, leases): kept until the last has ended. */
+  private readonly runTimers: NodeJS.Timeout[] = [];
   private readonly unsubscribe: (() => void)[] = [];
   private filling: Promise<void> | undefined;
   private fillAgain = false;
   private stopping = false;
+  private stopped: Promise<void> | undefined;
+  /** Told to stop at once while draining: the runs still under way are released now. */
+  private hurried = false;
+  private releaseNow: (() => void) | undefined;
   private watching = false;
+  private sweeping: Promise<void> | undefined;
   private readonly hosts: RunHosts;
 
   constructor(
@@ -94,6 +111,12 @@ export class Worker {
       browser: BrowserSettings;
       /** Where runs may connect (their http steps and their browser), read at each claim. */
       network: () => NetworkPolicy;
+      /** Opens each run's secret inputs and the secrets it reads. */
+      secrets: RunSecrets;
+      /** The index of runs' files, and the uploads their `file` inputs name. */
+      files: WorkerFiles;
+      /** Removes old videos and files (RETENTION_DAYS); none: everything is kept. */
+      retention?: Retention;
     },
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
   ) {
@@ -133,10 +156,11 @@ export class Worker {
     const { pollMs, leaseMs } = this.options;
     this.deps.logger.info({ worker: this.id, ...this.options }, "worker started");
     this.hosts.start();
-    this.every(pollMs, () => this.fill());
-    this.every(WATCH_MS, () => this.watch());
-    this.every(leaseMs / 3, () => this.renew());
-    this.every(leaseMs / 2, () => this.recover());
+    this.every(this.claimTimers, pollMs, () => this.fill());
+    this.every(this.claimTimers, leaseMs / 2, () => this.recover());
+    this.every(this.claimTimers, this.options.retentionIntervalMs, () => this.sweep());
+    this.every(this.runTimers, WATCH_MS, () => this.watch());
+    this.every(this.runTimers, leaseMs / 3, () => this.renew());
     const { signals } = this.deps;
     this.unsubscribe.push(signals.onQueued(() => this.fill()));
     this.unsubscribe.push(
@@ -144,26 +168,63 @@ export class Worker {
     );
     this.recover();
     this.fill();
+    this.sweep();
   }
 
   /**
-   * Stops claiming, aborts the runs under way and waits until each has been put back in the
-   * queue for another worker.
+   * Stops claiming at once, lets the runs under way go on for up to `graceMs` (their leases
+   * renewed, a cancel still honoured), then aborts those left and waits until each has been put
+   * back in the queue for another worker. Called again while stopping, it ends the wait: what is
+   * left is released now.
    */
-  async stop(): Promise<void> {
-    if (this.stopping) return;
+  stop(graceMs = 0): Promise<void> {
+    if (this.stopped !== undefined) {
+      if (graceMs === 0) {
+        this.hurried = true;
+        this.releaseNow?.();
+      }
+      return this.stopped;
+    }
     this.stopping = true;
-    for (const timer of this.timers) clearInterval(timer);
-    for (const off of this.unsubscribe) off();
-    await this.filling;
-    for (const run of this.active.values()) run.control.abort(new RunStop("shutdown"));
-    await Promise.all([...this.active.values()].map((run) => run.done));
-    await this.hosts.close();
-    this.deps.logger.info({ worker: this.id }, "worker stopped");
+    this.stopped = this.drain(graceMs);
+    return this.stopped;
   }
 
-  private every(ms: number, task: () => void): void {
-    this.timers.push(setInterval(task, Math.max(1, Math.floor(ms))));
+  private async drain(graceMs: number): Promise<void> {
+    const { logger } = this.deps;
+    for (const timer of this.claimTimers) clearInterval(timer);
+    await this.filling;
+    const under = [...this.active.values()];
+    if (under.length > 0 && graceMs > 0 && !this.hurried) {
+      logger.info(
+        { worker: this.id, runs: under.length, graceMs },
+        `draining ${runsCount(under.length)} for up to ${graceMs / 1000} s`,
+      );
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(under.map((run) => run.done)),
+        new Promise<void>((resolve) => {
+          this.releaseNow = resolve;
+          timer = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    const left = [...this.active.values()];
+    for (const run of left) run.control.abort(new RunStop("shutdown"));
+    const released = (await Promise.all(left.map((run) => run.done))).filter(Boolean).length;
+    if (left.length > 0) {
+      logger.info({ worker: this.id, released }, `released ${runsCount(released)}`);
+    }
+    for (const timer of this.runTimers) clearInterval(timer);
+    for (const off of this.unsubscribe) off();
+    await this.sweeping;
+    await this.hosts.close();
+    logger.info({ worker: this.id }, "worker stopped");
+  }
+
+  private every(timers: NodeJS.Timeout[], ms: number, task: () => void): void {
+    timers.push(setInterval(task, Math.max(1, Math.floor(ms))));
   }
 
   /** Claims runs until the worker is full or the queue is empty. */
@@ -199,7 +260,9 @@ export class Worker {
         return;
       }
       const control = new AbortController();
-      const { execution, logger, clock, videos, chromium, browser, network } = this.deps;
+      const watch = new RunWatch();
+      const { execution, logger, clock, videos, chromium, browser, network, secrets, files } =
+        this.deps;
       const { limits, eventLimits, memoryMb } = this.options;
       const done = executeRun(
         {
@@ -210,6 +273,8 @@ export class Worker {
           chromium,
           browser,
           network: network(),
+          secrets,
+          files,
           workerId: this.id,
           hosts: this.hosts,
           limits,
@@ -219,15 +284,17 @@ export class Worker {
         run,
         host,
         control,
+        watch,
       )
-        .catch((error: unknown) =>
-          this.deps.logger.error({ err: error, runId: run.id }, "could not end run"),
-        )
+        .catch((error: unknown) => {
+          this.deps.logger.error({ err: error, runId: run.id }, "could not end run");
+          return false;
+        })
         .finally(() => {
           this.active.delete(run.id);
           this.fill();
         });
-      this.active.set(run.id, { control, done });
+      this.active.set(run.id, { control, done, watch });
     }
   }
 
@@ -235,12 +302,16 @@ export class Worker {
   private watch(): void {
     if (this.watching || this.active.size === 0) return;
     this.watching = true;
+    const readAt = Date.now();
     this.deps.execution
       .statesOf([...this.active.keys()])
       .then((runs) => {
         for (const run of runs) {
           const held = run.workerId === this.id && (run.state === "play" || run.state === "pause");
-          if (held) continue;
+          if (held) {
+            this.active.get(run.id)?.watch.heard(run, readAt);
+            continue;
+          }
           const reason = new RunStop(run.state === "cancel" ? "cancel" : "lost");
           this.active.get(run.id)?.control.abort(reason);
         }
@@ -257,6 +328,19 @@ export class Worker {
       .catch((error: unknown) => this.deps.logger.error({ err: error }, "could not renew leases"));
   }
 
+  /** One retention sweep, unless one is under way (a sweep of a large store may take a while). */
+  private sweep(): void {
+    const { retention, logger } = this.deps;
+    if (retention === undefined || this.sweeping !== undefined) return;
+    this.sweeping = retention
+      .sweep()
+      .then(() => undefined)
+      .catch((error: unknown) => logger.error({ err: error }, "could not remove old files"))
+      .finally(() => {
+        this.sweeping = undefined;
+      });
+  }
+
   private recover(): void {
     this.deps.execution
       .recoverLost(this.options.maxAttempts)
@@ -267,4 +351,8 @@ export class Worker {
       })
       .catch((error: unknown) => this.deps.logger.error({ err: error }, "could not recover runs"));
   }
+}
+
+function runsCount(count: number): string {
+  return count === 1 ? "1 run" : `${count} runs`;
 }

@@ -1,6 +1,10 @@
 import type { RunEventRepository } from "../../src/db/repositories/run-events.js";
+import type { RunFileRepository } from "../../src/db/repositories/run-files.js";
+import type { RunPauseRepository } from "../../src/db/repositories/run-pauses.js";
 import type { RunRepository } from "../../src/db/repositories/runs.js";
+import type { SecretRepository } from "../../src/db/repositories/secrets.js";
 import type { SkillRepository } from "../../src/db/repositories/skills.js";
+import type { UploadedFileRepository } from "../../src/db/repositories/uploaded-files.js";
 import type { VideoStore } from "../../src/videos/video-store.js";
 
 /** The message of the failure the broken repositories throw; it must never reach a client. */
@@ -13,29 +17,73 @@ const fail = async (): Promise<never> => {
 /** A RunRepository whose every method fails, as with a database gone away. */
 export const failingRuns = {
   create: fail,
+  createOnce: fail,
+  replay: fail,
   get: fail,
   list: fail,
   cancel: fail,
 } satisfies Record<keyof RunRepository, unknown> as unknown as RunRepository;
+
+/** A RunPauseRepository whose every method fails. */
+export const failingRunPauses = {
+  requestPause: fail,
+  resume: fail,
+} satisfies Record<keyof RunPauseRepository, unknown> as unknown as RunPauseRepository;
 
 /** A RunEventRepository whose every method fails. */
 export const failingRunEvents = {
   list: fail,
 } satisfies Record<keyof RunEventRepository, unknown> as unknown as RunEventRepository;
 
+/** A SecretRepository whose every method fails. */
+export const failingSecrets = {
+  put: fail,
+  list: fail,
+  delete: fail,
+  reveal: fail,
+} satisfies Record<keyof SecretRepository, unknown> as unknown as SecretRepository;
+
 /** A SkillRepository whose every method fails. */
 export const failingSkills = {
   get: fail,
+  getWithDefinition: fail,
+  delete: fail,
   list: fail,
   importAll: fail,
+  definitions: fail,
 } satisfies Record<keyof SkillRepository, unknown> as unknown as SkillRepository;
+
+const failAtOnce = (): never => {
+  throw new Error(FAILURE_MESSAGE);
+};
 
 /** A VideoStore whose every lookup fails, as with its folder unreadable. */
 export const failingVideos = {
   dir: "/var/lib/skillrun/videos",
+  // Uploads are received into it before any repository is asked: a folder no one can create
+  // (below a file, so mkdir fails at once).
+  uploadsDir: "/dev/null/skillrun-uploads",
   find: fail,
   pathForWriting: fail,
-  screenshotDirOf: () => {
-    throw new Error(FAILURE_MESSAGE);
-  },
+  keepEarlierAttempt: fail,
+  filesDirOf: failAtOnce,
+  runFilePathOf: failAtOnce,
+  uploadPathOf: failAtOnce,
 } satisfies Record<keyof VideoStore, unknown> as unknown as VideoStore;
+
+/** A RunFileRepository whose every method fails. */
+export const failingRunFiles = {
+  record: fail,
+  list: fail,
+  find: fail,
+  forget: fail,
+} satisfies Record<keyof RunFileRepository, unknown> as unknown as RunFileRepository;
+
+/** An UploadedFileRepository whose every method fails. */
+export const failingUploads = {
+  create: fail,
+  get: fail,
+  existing: fail,
+  createdBefore: fail,
+  forget: fail,
+} satisfies Record<keyof UploadedFileRepository, unknown> as unknown as UploadedFileRepository;

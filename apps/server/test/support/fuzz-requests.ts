@@ -22,6 +22,10 @@ export interface Pools {
   eventCursors: string[];
   /** Signed video addresses (path and query) the server made. */
   videoTargets: string[];
+  /** Secret names: the caller's, another owner's, unknown ones. */
+  secretNames: string[];
+  /** Signed run file addresses (path and query) the server made. */
+  fileTargets: string[];
 }
 
 // Text PostgreSQL cannot hold, text that is not UTF-8, separators, traversal, long text.
@@ -136,11 +140,82 @@ function queryText(values: [string, string[]][]): string {
   return parts.length === 0 ? "" : `?${parts.join("&")}`;
 }
 
-function pathOf(op: Operation, id: string): string {
-  return `/v1${op.path.replace("{id}", id)}`;
+/** The operation's path with its id (a run's, a skill's, a secret's name) and a run file's name. */
+function pathOf(op: Operation, id: string, name = "report.csv"): string {
+  const path = op.path.replace("{id}", id);
+  // A path with one parameter calls it `{id}`, or `{name}` for a secret; a run file's has both.
+  return `/v1${path.replace("{name}", op.path.includes("{id}") ? name : id)}`;
 }
 
+/** Whether the operation's path names a run, skill or secret. */
+function hasPathId(op: Operation): boolean {
+  return op.path.includes("{id}") || op.path.includes("{name}");
+}
+
+// Text the database can store: no NUL, no half of a surrogate pair.
+const storableText = (maxLength: number) =>
+  fc
+    .string({ unit: "grapheme", minLength: 1, maxLength })
+    .filter((text) => !/[\0\p{Cs}]/u.test(text));
+
+const BOUNDARY = "fuzz-boundary-7MA4YWxk";
+
+/** A multipart/form-data body holding `parts`, as a form would send it. */
+function multipart(
+  parts: { field: string; filename?: string; type?: string; content: string }[],
+): string {
+  const lines = parts.map((part) => {
+    const filename = part.filename === undefined ? "" : `; filename="${part.filename}"`;
+    const type = part.type === undefined ? "" : `\r\nContent-Type: ${part.type}`;
+    return `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.field}"${filename}${type}\r\n\r\n${part.content}\r\n`;
+  });
+  return `${lines.join("")}--${BOUNDARY}--\r\n`;
+}
+
+const MULTIPART_TYPE = { "content-type": `multipart/form-data; boundary=${BOUNDARY}` };
+
+// A file name a form can carry in a quoted parameter: no quote, backslash or control character.
+const formFileName = hostileText.filter(
+  (text) =>
+    text.length > 0 &&
+    [...text].every((c) => c >= " " && c !== "\u007f" && c !== '"' && c !== "\\"),
+);
+
 const JSON_TYPE = { "content-type": "application/json" };
+
+// A valid skill definition, as YAML or JSON: a bounded set of ids (so the fuzz stores a few
+// skills, replaced over and over) and log lines of plain words (no template to get wrong).
+const skillDefinition = fc
+  .record({
+    id: fc.integer({ min: 0, max: 20 }).map((i) => `skill_fuzz_${i}`),
+    name: fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,40}$/),
+    lines: fc.array(fc.stringMatching(/^[A-Za-z0-9 .,]{1,60}$/), { minLength: 1, maxLength: 5 }),
+    yaml: fc.boolean(),
+  })
+  .map(({ id, name, lines, yaml }) => {
+    const definition = { id, name, steps: lines.map((line) => ({ log: line })) };
+    return yaml
+      ? { id, body: JSON.stringify(definition, null, 2), type: "application/yaml" }
+      : { id, body: JSON.stringify(definition), type: "application/json" };
+  });
+
+// Makes every Idempotency-Key of a valid case its own, also when fast-check repeats a value.
+let keySeq = 0;
+
+// Idempotency-Key values that are not one (as fetch can send them: Latin-1, no CR, LF or NUL),
+// and valid ones, which a hostile body then meets.
+const HOSTILE_IDEMPOTENCY_KEYS = [
+  "",
+  " ",
+  "two words",
+  "tab\there",
+  "caf\u00e9",
+  "\u00ff\u00fe",
+  "k".repeat(256),
+  "k".repeat(10_000),
+  "fuzz-key",
+  "list",
+];
 
 /** A valid request of `op`, built from what exists on the server. */
 function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
@@ -171,15 +246,33 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
             { requiredKeys: ["s"] },
           ),
         })
-        .map((body) =>
-          make(pathOf(op, ""), { body: JSON.stringify(body), headers: { ...auth, ...JSON_TYPE } }),
+        .chain((body) =>
+          // Now and then with an Idempotency-Key no other case uses, so it starts a run too.
+          fc.boolean().map((withKey) => {
+            const keyed: Record<string, string> = withKey
+              ? { "idempotency-key": `fuzz-${++keySeq}` }
+              : {};
+            return make(pathOf(op, ""), {
+              body: JSON.stringify(body),
+              headers: { ...auth, ...JSON_TYPE, ...keyed },
+            });
+          }),
         );
     case "listRuns":
       return fc
         .record({
           skill_id: fc.option(fc.constantFrom(...pools.skillIds), { nil: undefined }),
           state_filter: fc.uniqueArray(
-            fc.constantFrom("play", "pause", "finish", "reset", "cancel", "timeout", "editing"),
+            fc.constantFrom(
+              "play",
+              "pause",
+              "finish",
+              "reset",
+              "cancel",
+              "timeout",
+              "editing",
+              "queued",
+            ),
             { maxLength: 3 },
           ),
           limit,
@@ -215,12 +308,67 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
           headers: ranged ? { range: "bytes=0-9" } : ({} as Record<string, string>),
           valid: true,
         }));
+    case "getRunFile":
+      return fc
+        .tuple(fc.constantFrom(...pools.fileTargets), fc.boolean())
+        .map(([target, ranged]) => ({
+          method: "GET",
+          target,
+          headers: ranged ? { range: "bytes=0-9" } : ({} as Record<string, string>),
+          valid: true,
+        }));
+    case "uploadFile":
+      return fc
+        .record({
+          filename: formFileName,
+          type: fc.option(fc.constantFrom("text/csv", "application/pdf", "image/png", "x/y"), {
+            nil: undefined,
+          }),
+          content: fc.string({ maxLength: 200 }),
+          note: fc.option(fc.string({ maxLength: 20 }), { nil: undefined }),
+        })
+        .map(({ filename, type, content, note }) =>
+          make(pathOf(op, ""), {
+            headers: { ...auth, ...MULTIPART_TYPE },
+            body: multipart([
+              ...(note === undefined ? [] : [{ field: "note", content: note }]),
+              { field: "file", filename, ...(type !== undefined && { type }), content },
+            ]),
+          }),
+        );
     case "getSkill":
       return fc
         .constantFrom(...pools.skillIds)
         .map((id) => make(pathOf(op, encodeURIComponent(id))));
     case "listSkills":
+    case "listSecrets":
       return fc.constant(make(pathOf(op, "")));
+    case "putSecret":
+      return fc
+        .record({
+          // A bounded set of names, so an owner's limit of secrets is never what answers.
+          name: fc.oneof(
+            fc.constantFrom(...pools.secretNames),
+            fc.integer({ min: 0, max: 40 }).map((i) => `fuzz_${i}`),
+          ),
+          value: fc.oneof(storableText(200), fc.constant("v".repeat(65_536))),
+        })
+        .map(({ name, value }) =>
+          make(pathOf(op, name), {
+            body: JSON.stringify({ value }),
+            headers: { ...auth, ...JSON_TYPE },
+          }),
+        );
+    case "deleteSecret":
+      return fc.constantFrom(...pools.secretNames).map((name) => make(pathOf(op, name)));
+    case "putSkill":
+    case "validateSkill":
+      return skillDefinition.map(({ id, body, type }) =>
+        make(pathOf(op, op.operationId === "putSkill" ? id : ""), {
+          body,
+          headers: { ...auth, "content-type": type },
+        }),
+      );
     default:
       // getRun, cancelRun, getRunVideoUrl: a path id only.
       return runId.map((id) => make(pathOf(op, id)));
@@ -247,6 +395,18 @@ function hostileBody(pools: Pools): fc.Arbitrary<string> {
           fc.dictionary(hostileText, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }),
           fc.jsonValue({ maxDepth: 2 }),
           fc.record({ s: fc.jsonValue({ maxDepth: 2 }), n: fc.oneof(hostileText, fc.jsonValue()) }),
+        ),
+        extra: fc.jsonValue({ maxDepth: 2 }),
+      },
+      { requiredKeys: [] },
+    ),
+    // A secret's body: hostile, wrongly typed or too long values.
+    fc.record(
+      {
+        value: fc.oneof(
+          hostileText,
+          fc.jsonValue({ maxDepth: 2 }),
+          fc.constantFrom("", "x".repeat(65_537)),
         ),
         extra: fc.jsonValue({ maxDepth: 2 }),
       },
@@ -280,6 +440,49 @@ const WRONG_CONTENT_TYPES = [
   "application/json; charset=utf-16",
 ];
 
+// Multipart bodies of every wrong kind: cut short, a file in another field, two files, a text
+// field where the file goes, hostile names and types, no boundary, a boundary that never comes.
+const hostileMultipart: fc.Arbitrary<[string, string]> = fc.oneof(
+  fc
+    .record({
+      parts: fc.array(
+        fc.record({
+          field: fc.oneof(fc.constant("file"), hostileText),
+          filename: fc.option(hostileText, { nil: undefined }),
+          type: fc.option(hostileText, { nil: undefined }),
+          content: fc.string({ maxLength: 100 }),
+        }),
+        { maxLength: 4 },
+      ),
+      cut: fc.option(fc.nat(), { nil: undefined }),
+    })
+    .map(({ parts, cut }): [string, string] => {
+      const body = multipart(
+        parts.map((part) => ({
+          field: part.field,
+          content: part.content,
+          ...(part.filename !== undefined && { filename: part.filename }),
+          ...(part.type !== undefined && { type: part.type }),
+        })),
+      );
+      return [
+        cut === undefined ? body : body.slice(0, cut % (body.length + 1)),
+        MULTIPART_TYPE["content-type"],
+      ];
+    }),
+  fc
+    .tuple(
+      fc.string({ unit: "binary", maxLength: 80 }),
+      fc.constantFrom(
+        "multipart/form-data",
+        "multipart/form-data; boundary=",
+        `multipart/form-data; boundary=${BOUNDARY}`,
+        "multipart/mixed; boundary=x",
+      ),
+    )
+    .map(([body, type]): [string, string] => [body, type]),
+);
+
 /** An invalid (or at least suspicious) request of `op`: any part may be wrong. */
 function invalidRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
   const parameters = queryParameters(op);
@@ -299,9 +502,19 @@ function invalidRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> 
       if (unknown === undefined) return text;
       return `${text}${text === "" ? "?" : "&"}${unknown[0]}=${unknown[1]}`;
     });
-  const id = op.path.includes("{id}")
-    ? fc.oneof(hostilePathId, fc.constantFrom(...pools.runIds, ...pools.skillIds))
+  // An empty secret name leaves `/v1/secret/`, which is no operation at all (a plain 404, as
+  // hostile-input.test.ts checks for paths the spec does not have).
+  const pathId = op.path.includes("{name}")
+    ? hostilePathId.filter((part) => part !== "")
+    : hostilePathId;
+  const id = hasPathId(op)
+    ? fc.oneof(pathId, fc.constantFrom(...pools.runIds, ...pools.skillIds, ...pools.secretNames))
     : fc.constant("");
+  // An empty name would make the path the list's (`…/files/`), another operation.
+  const name = fc.oneof(
+    hostilePathId.filter((part) => part !== ""),
+    fc.constantFrom("report.csv", "..%2Freport.csv", "a%2Fb"),
+  );
   const auth = fc.oneof(
     {
       weight: 8,
@@ -319,25 +532,38 @@ function invalidRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> 
     },
   );
   const body =
-    op.method === "POST"
+    op.method === "POST" || op.method === "PUT"
       ? fc.option(
-          fc.tuple(
-            hostileBody(pools),
-            fc.oneof(
-              { weight: 5, arbitrary: fc.constant("application/json") },
-              { weight: 1, arbitrary: fc.constantFrom(...WRONG_CONTENT_TYPES) },
+          fc.oneof(
+            fc.tuple(
+              hostileBody(pools),
+              fc.oneof(
+                { weight: 5, arbitrary: fc.constant("application/json") },
+                { weight: 1, arbitrary: fc.constantFrom(...WRONG_CONTENT_TYPES) },
+              ),
             ),
+            ...(op.operationId === "uploadFile" ? [hostileMultipart] : []),
           ),
           { nil: undefined },
         )
       : fc.constant(undefined);
-  return fc.record({ query, id, auth, body }).map(({ query: q, id: i, auth: a, body: b }) => ({
-    method: op.method,
-    target: `${pathOf(op, i)}${q}`,
-    headers: b ? { ...a, "content-type": b[1] } : a,
-    ...(b && { body: b[0] }),
-    valid: false,
-  }));
+  const idempotencyKey =
+    op.operationId === "startRun"
+      ? fc.option(fc.constantFrom(...HOSTILE_IDEMPOTENCY_KEYS), { nil: undefined })
+      : fc.constant(undefined);
+  return fc
+    .record({ query, id, name, auth, body, idempotencyKey })
+    .map(({ query: q, id: i, name: n, auth: a, body: b, idempotencyKey: k }) => ({
+      method: op.method,
+      target: `${pathOf(op, i, n)}${q}`,
+      headers: {
+        ...a,
+        ...(b ? { "content-type": b[1] } : {}),
+        ...(k === undefined ? {} : { "idempotency-key": k }),
+      },
+      ...(b && { body: b[0] }),
+      valid: false,
+    }));
 }
 
 /** Requests of `op`: about one in four valid, the rest invalid in any part. */

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import type { SkillRecord } from "../../src/db/repositories/skills.js";
 import type { Input } from "../../src/domain/api-types.js";
 
@@ -70,3 +71,23 @@ export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** `run_` followed by a UUID v7. */
 export const RUN_ID = /^run_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** A request whose path goes out exactly as written, dot segments included. */
+export function rawRequest(
+  origin: string,
+  method: string,
+  path: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${origin}/`, { method, path }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}

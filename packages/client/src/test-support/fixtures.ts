@@ -26,16 +26,31 @@ export const noopSkill: SkillRecord = {
 /** A fetch that records every request it sends, with the time it sent it. */
 export function recordingFetch(): {
   fetch: (request: Request) => Promise<Response>;
-  requests: { request: Request; url: URL; at: number }[];
+  requests: RecordedRequest[];
 } {
-  const requests: { request: Request; url: URL; at: number }[] = [];
+  const requests: RecordedRequest[] = [];
   return {
     requests,
-    fetch: (request) => {
-      requests.push({ request, url: new URL(request.url), at: performance.now() });
-      return globalThis.fetch(request);
+    fetch: async (request) => {
+      const recorded: RecordedRequest = {
+        request,
+        url: new URL(request.url),
+        at: performance.now(),
+      };
+      requests.push(recorded);
+      const response = await globalThis.fetch(request);
+      recorded.answeredAt = performance.now();
+      return response;
     },
   };
+}
+
+/** A request a client sent: when (performance.now()), and when its answer came. */
+export interface RecordedRequest {
+  request: Request;
+  url: URL;
+  at: number;
+  answeredAt?: number;
 }
 
 /** A client for a fresh API key of `owner`, owning the given skills. */

@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { ChromiumLauncher } from "./chromium-user.js";
 import { firstLine } from "./error-text.js";
 import type { Viewport } from "./types.js";
 
@@ -29,11 +30,11 @@ export interface ChromiumSession {
 }
 
 /**
- * Launches Chromium headless and opens one page of `viewport` size; with its sandbox unless
- * `sandbox` is false.
+ * Launches Chromium headless, saving downloads in the launcher's folder, and opens one page of
+ * `viewport` size; with its sandbox unless `sandbox` is false.
  */
 export async function launchChromium(
-  executablePath: string,
+  { executablePath, downloadsPath }: Pick<ChromiumLauncher, "executablePath" | "downloadsPath">,
   viewport: Viewport,
   tag: string | undefined,
   sandbox: boolean,
@@ -42,6 +43,7 @@ export async function launchChromium(
 ): Promise<ChromiumSession> {
   const browser = await chromium.launch({
     executablePath,
+    downloadsPath,
     headless: true,
     // Playwright adds --no-sandbox unless told that the sandbox is wanted.
     chromiumSandbox: sandbox,

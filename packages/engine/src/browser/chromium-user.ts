@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -19,6 +19,12 @@ export interface ChromiumLauncher {
   executablePath: string;
   /** Whom Chromium runs as: the user switched to, or undefined for this process's own user. */
   user: ChromiumUser | undefined;
+  /**
+   * A folder of the run's own that Chromium's user may write, for the files the page downloads
+   * (Playwright's default folder belongs to this process, which Chromium cannot write as
+   * another user, so every download would be cancelled).
+   */
+  downloadsPath: string;
   dispose(): Promise<void>;
 }
 
@@ -35,24 +41,37 @@ export async function chromiumLauncher(
   executablePath: string,
   userName: string,
 ): Promise<ChromiumLauncher> {
-  if (!runsAsRoot()) return { executablePath, user: undefined, dispose: async () => {} };
+  if (!runsAsRoot()) {
+    const downloadsPath = await mkdtemp(join(tmpdir(), "skillrun-downloads-"));
+    return {
+      executablePath,
+      user: undefined,
+      downloadsPath,
+      dispose: () => removeAll([downloadsPath]),
+    };
+  }
   const user = await lookUpUser(userName);
   // Private to root (mkdtemp makes it 0700): the script is executed as root, so nobody else may
   // be able to change it.
   const dir = await mkdtemp(join(tmpdir(), "skillrun-chromium-"));
+  const made = [dir];
   const script = join(dir, "chromium-as-user");
   try {
     await writeFile(script, wrapperScript(executablePath, user), { mode: 0o700 });
     await chmod(script, 0o700);
+    // Private to Chromium's user (0700 from mkdtemp); root reads what it downloads.
+    const downloadsPath = await mkdtemp(join(tmpdir(), "skillrun-downloads-"));
+    made.push(downloadsPath);
+    await chown(downloadsPath, user.uid, user.gid);
+    return { executablePath: script, user, downloadsPath, dispose: () => removeAll(made) };
   } catch (error) {
-    await rm(dir, { recursive: true, force: true });
+    await removeAll(made);
     throw error;
   }
-  return {
-    executablePath: script,
-    user,
-    dispose: () => rm(dir, { recursive: true, force: true }),
-  };
+}
+
+async function removeAll(dirs: string[]): Promise<void> {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
 /**

@@ -37,7 +37,7 @@ describe("the browser's memory watchdog", () => {
         base: site.base,
         browser: test.browser.access,
       });
-      expect(result.outcome).toBe("finished");
+      expect(result.outcome, JSON.stringify(result)).toBe("finished");
       // What the next test's limit is measured against: the page really goes far past it.
       expect(most).toBeGreaterThan(1024 * MB);
       expect((await test.browser.close()).problems).toEqual([]);

@@ -44,13 +44,17 @@ describe("a run's browser", () => {
       const result = await runSkill(
         `
 - timeout: 400ms
-  retry: { attempts: 10 }
+  retry: { attempts: 3 }
+  optional: true
+  wait_for: { selector: body, state: attached }
+# However long the start takes on a busy machine, the browser it waits for is the same one.
+- timeout: 30s
   wait_for: { selector: body, state: attached }
 - goto: "{{ inputs.base }}/static"
 `,
         { base: site.base, browser: test.browser.access },
       );
-      expect(result.outcome).toBe("finished");
+      expect(result.outcome, JSON.stringify(result)).toBe("finished");
       const failed = result.events.filter((event) => event.type === "step_failed");
       expect(failed.length).toBeGreaterThanOrEqual(2);
       expect(seen.most).toBe(1);

@@ -1,13 +1,15 @@
-import type { Page } from "playwright-core";
 import { type GuardedProxy, startGuardedProxy } from "../network/browser-proxy.js";
 import { createNetworkGuard } from "../network/guard.js";
+import type { DialogHandler } from "./browser-access.js";
 import { type ChromiumSession, closeChromium } from "./chromium-session.js";
 import { type ChromiumLauncher, chromiumLauncher, DEFAULT_CHROMIUM_USER } from "./chromium-user.js";
+import { answerDialogs } from "./dialogs.js";
 import { firstLine } from "./error-text.js";
 import { launchFailure } from "./launch-failure.js";
 import { type BrowserMemoryExceeded, type MemoryWatchdog, watchMemory } from "./memory-watchdog.js";
 import { launchSandboxed } from "./sandboxed-launch.js";
 import { type ScreencastRecorder, startScreencastRecorder } from "./screencast-recorder.js";
+import { Tabs } from "./tabs.js";
 import type { RunBrowser, RunBrowserOptions, RunBrowserResult, Viewport } from "./types.js";
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 720 };
@@ -22,11 +24,13 @@ interface OpenBrowser {
   proxy: GuardedProxy;
   recorder: ScreencastRecorder | undefined;
   watchdog: MemoryWatchdog | undefined;
+  tabs: Tabs;
 }
 
 /**
- * The browser of one run. Chromium starts on the first browser step (one process, one page), so a
- * run without browser steps costs nothing; `close` ends it and gives the video.
+ * The browser of one run. Chromium starts on the first browser step (one process, one page; a
+ * page may open more tabs), so a run without browser steps costs nothing; `close` ends it and
+ * gives the video, which shows the current tab.
  */
 export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
@@ -45,6 +49,9 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
   let closing: Promise<RunBrowserResult> | undefined;
   let screenshots = 0;
   let exceeded: BrowserMemoryExceeded | undefined;
+  let dialogHandler: DialogHandler | undefined;
+  /** The browser once open, for what must be answered without waiting (the video's clock). */
+  let opened: OpenBrowser | undefined;
 
   async function open(): Promise<OpenBrowser> {
     const { executablePath } = options;
@@ -68,6 +75,8 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
       await proxy.close();
       throw launchFailure(error, path);
     }
+    // Before any page of the run can open a dialog.
+    answerDialogs(session.context, () => dialogHandler, problem);
     const watchdog = watchdogOf(session);
     let recorder: ScreencastRecorder | undefined;
     if (options.video !== undefined) {
@@ -83,7 +92,15 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
         problem(`video not recorded: the screencast did not start: ${firstLine(error)}`);
       }
     }
-    return { session, launcher, proxy, recorder, watchdog };
+    const tabs = await Tabs.track(
+      session.browser,
+      session.context,
+      session.page,
+      async (page) => recorder?.show(page),
+      problem,
+    );
+    opened = { session, launcher, proxy, recorder, watchdog, tabs };
+    return opened;
   }
 
   /** Ends the browser when it uses more memory than allowed; none without a limit or a pid. */
@@ -105,8 +122,8 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     );
   }
 
-  /** The run's page, launching the browser on first use; a failed launch is tried again. */
-  function page(): Promise<Page> {
+  /** The browser, launching it on first use; a failed launch is tried again. */
+  function browser(): Promise<OpenBrowser> {
     if (exceeded !== undefined) return Promise.reject(exceeded);
     if (closing !== undefined) return Promise.reject(new Error("the run's browser is closed"));
     if (opening === undefined) {
@@ -117,14 +134,14 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
         if (opening === attempt) opening = undefined;
       });
     }
-    return opening.then((opened) => opened.session.page);
+    return opening;
   }
 
   async function shutDown(): Promise<RunBrowserResult> {
     // A launch under way is waited for (it is bounded by its own timeout), then closed.
-    const opened = await opening?.catch(() => undefined);
-    if (opened === undefined) return { video: null, problems: [...problems] };
-    const { session, launcher, proxy, recorder, watchdog } = opened;
+    const open = await opening?.catch(() => undefined);
+    if (open === undefined) return { video: null, problems: [...problems] };
+    const { session, launcher, proxy, recorder, watchdog } = open;
     watchdog?.stop();
     const [video] = await Promise.all([
       recorder?.stop() ?? null,
@@ -137,12 +154,20 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
 
   return {
     access: {
-      page,
-      screenshotDir: options.screenshotDir,
+      page: async () => (await browser()).tabs.page(),
+      started: () => opening !== undefined,
+      downloadsDir: async () => (await browser()).launcher.downloadsPath,
       nextScreenshotNumber: () => {
         screenshots += 1;
         return screenshots;
       },
+      handleDialogs(handler) {
+        dialogHandler = handler;
+      },
+      switchTab: async (which, timeoutMs, signal) =>
+        (await browser()).tabs.switchTo(which, timeoutMs, signal),
+      closeTab: async () => (await browser()).tabs.closeCurrent(),
+      videoOffsetMs: () => (closing === undefined ? opened?.recorder?.offsetMs() : undefined),
     },
     close() {
       closing ??= shutDown();

@@ -30,7 +30,7 @@ export async function launchSandboxed(
   let failure = sandboxFailures.get(key);
   if (failure === undefined) {
     try {
-      return await launchChromium(launcher.executablePath, viewport, tag, true, extraArgs);
+      return await launchChromium(launcher, viewport, tag, true, extraArgs);
     } catch (error) {
       // Chromium names its sandbox when that is what stopped it ("No usable sandbox!", …); any
       // other failure is the launch's own and is not worth a second try.
@@ -38,7 +38,7 @@ export async function launchSandboxed(
       failure = launchFailure(error, chromiumPath).message;
     }
   }
-  const session = await launchChromium(launcher.executablePath, viewport, tag, false, extraArgs);
+  const session = await launchChromium(launcher, viewport, tag, false, extraArgs);
   sandboxFailures.set(key, failure);
   problem(
     `Chromium runs WITHOUT its sandbox, so a page exploiting a flaw in Chromium gets every right ` +

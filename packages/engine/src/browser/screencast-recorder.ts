@@ -19,12 +19,17 @@ export interface RecorderOptions {
 
 /** A recording under way; `stop` ends it and gives the video, or null when there is none. */
 export interface ScreencastRecorder {
+  /** Records `page` from now on instead of the page recorded so far (another tab made current). */
+  show(page: Page): Promise<void>;
+  /** Milliseconds since the video's first frame (0 before it); undefined once stopped. */
+  offsetMs(): number | undefined;
   stop(): Promise<RecordedVideo | null>;
 }
 
 /**
- * Records the page: Chromium's screencast sends a JPEG only when the page changes, so the latest
- * one is written to ffmpeg at a fixed rate, keeping the video as long as the browser was in use.
+ * Records a page, the current tab (see `show`): Chromium's screencast sends a JPEG only when the
+ * page changes, so the latest one is written to ffmpeg at a fixed rate, keeping the video as long
+ * as the browser was in use.
  * The file appears at `path` only when complete (it is written as `<path>.part`).
  */
 export async function startScreencastRecorder(
@@ -69,13 +74,20 @@ export async function startScreencastRecorder(
     if (!encoder.busy()) catchUp(fps);
   };
 
-  let cdp: CDPSession;
-  try {
-    cdp = await context.newCDPSession(page);
-    cdp.on("Page.screencastFrame", (frame) => {
-      if (stopped) return;
+  const screencast = {
+    format: "jpeg",
+    quality: JPEG_QUALITY,
+    maxWidth: viewport.width,
+    maxHeight: viewport.height,
+    everyNthFrame: 1,
+  } as const;
+  /** Starts the screencast of `shown`; its frames count only while it is the page shown. */
+  const watch = async (shown: Page): Promise<CDPSession> => {
+    const session = await context.newCDPSession(shown);
+    session.on("Page.screencastFrame", (frame) => {
+      if (stopped || session !== cdp) return;
       // Chromium sends no more frames until the last one is acknowledged.
-      cdp.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => {});
+      session.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => {});
       latest = Buffer.from(frame.data, "base64");
       if (ticker === undefined) {
         firstAt = Date.now();
@@ -84,13 +96,13 @@ export async function startScreencastRecorder(
         gotFirstFrame();
       }
     });
-    await cdp.send("Page.startScreencast", {
-      format: "jpeg",
-      quality: JPEG_QUALITY,
-      maxWidth: viewport.width,
-      maxHeight: viewport.height,
-      everyNthFrame: 1,
-    });
+    return session;
+  };
+
+  let cdp: CDPSession;
+  try {
+    cdp = await watch(page);
+    await cdp.send("Page.startScreencast", screencast);
   } catch (error) {
     encoder.kill();
     await rm(partial, { force: true });
@@ -98,6 +110,21 @@ export async function startScreencastRecorder(
   }
 
   return {
+    async show(next) {
+      if (stopped) return;
+      const previous = cdp;
+      const session = await watch(next);
+      // From here on only the new page's frames are written; until its first one comes, the
+      // last frame of the page before stays on screen.
+      cdp = session;
+      previous.detach().catch(() => {});
+      await session.send("Page.startScreencast", screencast);
+    },
+    offsetMs() {
+      if (stopped) return undefined;
+      // Before the first frame, what happens lands at the video's start.
+      return ticker === undefined ? 0 : Date.now() - firstAt;
+    },
     async stop() {
       if (stopped) return null;
       if (ticker === undefined) await settles(firstFrame, FIRST_FRAME_WAIT_MS);

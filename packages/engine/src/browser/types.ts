@@ -25,8 +25,6 @@ export interface RunBrowserOptions {
   viewport?: Viewport;
   /** Records the session to a WebM file when given. */
   video?: VideoOptions;
-  /** Where screenshot steps write their PNG files; without it they fail. */
-  screenshotDir?: string;
   /**
    * Marks every process of this browser (a `--skillrun-tag=<tag>` flag and a `SKILLRUN_TAG`
    * environment variable) so `ps` shows which run it belongs to; e.g. the run id.

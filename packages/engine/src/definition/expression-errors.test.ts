@@ -82,6 +82,9 @@ steps:
   it("nothing for good expressions in every place", () => {
     const text = `id: s
 name: S
+inputs:
+  - { json_key: go, data_type: boolean }
+  - { json_key: path, data_type: string }
 steps:
   - id: fetch
     if: "{{ inputs.go }}"

@@ -1,34 +1,25 @@
 import { conditionProblem, templateProblem } from "../expressions/check.js";
-import { isStepKind } from "../steps/registry.js";
-import { isRecord } from "./describe.js";
 import type { DefinitionProblem, PathSegment } from "./problem.js";
+import { stepStrings, stringsIn, type TemplatedString } from "./templated-strings.js";
 
-/** Reports each template in a step's action, and its `if`, that JSONata cannot parse. */
+/**
+ * Reports each template in a step's action, and its `if` (and a loop's `until`), that JSONata
+ * cannot parse. A block's own steps are left to their own check.
+ */
 export function expressionProblems(
   step: Record<string, unknown>,
   path: PathSegment[],
 ): DefinitionProblem[] {
-  const problems: DefinitionProblem[] = [];
-  for (const kind of Object.keys(step).filter(isStepKind)) {
-    templateProblems(step[kind], [...path, kind], problems);
-  }
-  if (typeof step.if === "string") {
-    const message = conditionProblem(step.if);
-    if (message !== undefined) problems.push({ path: [...path, "if"], at: "value", message });
-  }
-  return problems;
+  return stepStrings(step, path).flatMap(problemsOf);
 }
 
-function templateProblems(value: unknown, path: PathSegment[], problems: DefinitionProblem[]) {
-  if (typeof value === "string") {
-    const message = templateProblem(value);
-    if (message !== undefined) problems.push({ path, at: "value", message });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      templateProblems(item, [...path, index], problems);
-    });
-  } else if (isRecord(value)) {
-    for (const [key, item] of Object.entries(value))
-      templateProblems(item, [...path, key], problems);
-  }
+/** Reports each template in a value (the skill's `output`) that JSONata cannot parse. */
+export function templateProblemsIn(value: unknown, path: PathSegment[]): DefinitionProblem[] {
+  return stringsIn(value, path).flatMap(problemsOf);
+}
+
+function problemsOf({ text, path, role }: TemplatedString): DefinitionProblem[] {
+  const message =
+    role === "template" ? templateProblem(text) : conditionProblem(text, String(path.at(-1)));
+  return message === undefined ? [] : [{ path, at: "value", message }];
 }

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { messageOf } from "../error-message.js";
 import { SkillDefinitionError } from "./errors.js";
-import { parseSkillDefinition } from "./parse.js";
+import { parseSkillSource, type SkillSource } from "./parse.js";
 import type { SkillDefinition } from "./types.js";
 
 const READ_FAILURES: Record<string, string> = {
@@ -12,6 +12,11 @@ const READ_FAILURES: Record<string, string> = {
 
 /** Reads and parses a skill file; an unreadable file is a `SkillDefinitionError` at line 0. */
 export async function loadSkillFile(path: string): Promise<SkillDefinition> {
+  return (await loadSkillSource(path)).definition;
+}
+
+/** As loadSkillFile, keeping the source to place later issues in. */
+export async function loadSkillSource(path: string): Promise<SkillSource> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -27,5 +32,5 @@ export async function loadSkillFile(path: string): Promise<SkillDefinition> {
     };
     throw new SkillDefinitionError([issue]);
   }
-  return parseSkillDefinition(text, path);
+  return parseSkillSource(text, path);
 }

@@ -1,5 +1,12 @@
 import { DEFAULT_SKILL_TIMEOUT_MS, parseDuration } from "./duration.js";
-import type { DataType, InputDeclaration, SkillDefinition, Step } from "./types.js";
+import type {
+  DataType,
+  DialogChoice,
+  InputDeclaration,
+  SkillDefinition,
+  Step,
+  WorkerLossChoice,
+} from "./types.js";
 
 /** A definition as written: it passed validation but has no defaults filled in. */
 export interface WrittenSkillDefinition {
@@ -9,6 +16,9 @@ export interface WrittenSkillDefinition {
   inputs?: WrittenInput[];
   timeout?: string;
   steps: Step[];
+  on_dialog?: DialogChoice;
+  output?: Record<string, unknown>;
+  on_worker_loss?: WorkerLossChoice;
 }
 
 interface WrittenInput {
@@ -18,11 +28,15 @@ interface WrittenInput {
   description?: string;
   required?: boolean;
   default?: unknown;
+  secret?: boolean;
 }
 
-/** Fills in what the format defaults: input `id` and `required`, and `timeoutMs`. */
+/**
+ * Fills in what the format defaults: input `id` and `required`, and `timeoutMs`. `secret: false`
+ * is dropped (the default), so a definition that says it hashes as one that does not.
+ */
 export function normaliseSkillDefinition(written: WrittenSkillDefinition): SkillDefinition {
-  const { id, name, description, timeout, steps } = written;
+  const { id, name, description, timeout, steps, on_dialog, output, on_worker_loss } = written;
   return {
     id,
     name,
@@ -31,6 +45,9 @@ export function normaliseSkillDefinition(written: WrittenSkillDefinition): Skill
     ...(timeout === undefined ? {} : { timeout }),
     timeoutMs: timeout === undefined ? DEFAULT_SKILL_TIMEOUT_MS : parseDuration(timeout),
     steps,
+    ...(on_dialog === undefined ? {} : { on_dialog }),
+    ...(output === undefined ? {} : { output }),
+    ...(on_worker_loss === undefined ? {} : { on_worker_loss }),
   };
 }
 
@@ -42,5 +59,6 @@ function normaliseInput(input: WrittenInput): InputDeclaration {
     ...(input.description === undefined ? {} : { description: input.description }),
     required: input.required ?? true,
     ...("default" in input ? { default: input.default } : {}),
+    ...(input.secret === true ? { secret: true } : {}),
   };
 }

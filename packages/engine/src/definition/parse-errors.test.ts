@@ -3,7 +3,7 @@ import { SkillDefinitionError, type SkillDefinitionIssue } from "./errors.js";
 import { parseSkillDefinition } from "./parse.js";
 
 const KINDS =
-  "set, log, wait, http, fail, goto, click, fill, press, select, wait_for, extract, screenshot, assert_text";
+  "set, let, log, wait, http, fail, repeat, for_each, call, ask, goto, click, fill, press, select, wait_for, extract, exists, screenshot, assert_text, download, upload, hover, check, uncheck, scroll, evaluate, switch_tab, close_tab";
 
 function issuesOf(text: string): SkillDefinitionIssue[] {
   try {
@@ -61,7 +61,7 @@ retries: 3
         5,
         1,
         "retries",
-        'unknown key "retries" (allowed: id, name, description, inputs, timeout, steps)',
+        'unknown key "retries" (allowed: id, name, description, inputs, timeout, steps, on_dialog, output, on_worker_loss)',
       ),
     ]);
   });
@@ -206,6 +206,21 @@ steps:
     ]);
   });
 
+  it("a download that says neither or both of click and url, or a frame without a click", () => {
+    const text = `id: s
+name: S
+steps:
+  - download: {}
+  - download: { click: a, url: "https://example.test/x" }
+  - download: { url: "https://example.test/x", frame: iframe }
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(4, 15, "steps/0/download", 'needs "click" or "url"'),
+      issue(5, 27, "steps/1/download/url", '"click" and "url" cannot be used together'),
+      issue(6, 48, "steps/2/download/frame", '"frame" goes with "click", which is missing'),
+    ]);
+  });
+
   it("an empty value at its key", () => {
     const text = "id: s\nname: S\nsteps:\n  - fill:\n";
     expect(issuesOf(text)).toEqual([issue(4, 5, "steps/0/fill", "expected a map, got nothing")]);
@@ -251,6 +266,29 @@ timeout: 2x
         'skills/s.yaml:6:10: timeout: "2x" is not a duration (expected e.g. 500ms, 2s, 2m)',
       ].join("\n"),
     );
+  });
+
+  it("a tab switch_tab cannot name, a dialog answer other than accept or dismiss, a frame without a selector", () => {
+    const text = `id: s
+name: S
+on_dialog: ok
+steps:
+  - switch_tab: first
+  - on_dialog: cancel
+    close_tab:
+  - press: { key: Enter, frame: "#pay" }
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(3, 12, "on_dialog", '"ok" is not one of: accept, dismiss'),
+      issue(
+        5,
+        17,
+        "steps/0/switch_tab",
+        '"first" is not a tab (write last, an index from 0, or one {{ }} expression)',
+      ),
+      issue(6, 16, "steps/1/on_dialog", '"cancel" is not one of: accept, dismiss'),
+      issue(8, 26, "steps/2/press/frame", '"frame" goes with "selector", which is missing'),
+    ]);
   });
 });
 

@@ -9,16 +9,28 @@ import {
 import { messageOf } from "../error-message.js";
 import { SkillDefinitionError, type SkillDefinitionIssue } from "./errors.js";
 import { normaliseSkillDefinition, type WrittenSkillDefinition } from "./normalise.js";
-import { formatPath } from "./problem.js";
+import { formatPath, type PathSegment } from "./problem.js";
 import { positionOf } from "./source-map.js";
 import type { SkillDefinition } from "./types.js";
 import { validateSkillDefinition } from "./validate.js";
+
+/** A parsed definition and a way back to its source, for checks made later (an import's). */
+export interface SkillSource {
+  definition: SkillDefinition;
+  /** An issue about the thing at `path` (as written, e.g. `steps/0/call/skill`), placed in the file. */
+  issueAt(path: readonly PathSegment[], message: string): SkillDefinitionIssue;
+}
 
 /**
  * Parses and validates a skill definition from YAML text, filling in defaults.
  * Throws a `SkillDefinitionError` listing every problem, each at its place in `file`.
  */
 export function parseSkillDefinition(text: string, file: string): SkillDefinition {
+  return parseSkillSource(text, file).definition;
+}
+
+/** As parseSkillDefinition, keeping the source to place later issues in. */
+export function parseSkillSource(text: string, file: string): SkillSource {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number): Pick<SkillDefinitionIssue, "line" | "column"> => {
@@ -53,14 +65,28 @@ export function parseSkillDefinition(text: string, file: string): SkillDefinitio
   if (problems.length > 0) {
     const issues = problems.map((problem) => ({
       file,
-      ...positionOf(document, lineCounter, problem.path, problem.at),
+      ...positionOf(
+        document,
+        lineCounter,
+        problem.path,
+        problem.at,
+        problem.index === undefined ? undefined : { source: text, index: problem.index },
+      ),
       path: formatPath(problem.path),
       message: problem.message,
     }));
     issues.sort((a, b) => a.line - b.line || a.column - b.column);
     throw new SkillDefinitionError(issues);
   }
-  return normaliseSkillDefinition(value as WrittenSkillDefinition);
+  return {
+    definition: normaliseSkillDefinition(value as WrittenSkillDefinition),
+    issueAt: (path, message) => ({
+      file,
+      ...positionOf(document, lineCounter, path, "value"),
+      path: formatPath(path),
+      message,
+    }),
+  };
 }
 
 /** Said where a map or list is used as a key, mostly an unquoted template. */

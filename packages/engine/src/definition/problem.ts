@@ -7,6 +7,8 @@ export interface DefinitionProblem {
   /** Whether the fault lies in the last key itself (unknown key) or in its value. */
   at: "key" | "value";
   message: string;
+  /** Where in the string value the fault lies (a name inside a template), when it is known. */
+  index?: number;
 }
 
 /** Renders a path as `steps/2/http/url`, or `$` for the whole definition. */

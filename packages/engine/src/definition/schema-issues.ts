@@ -1,15 +1,20 @@
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { describeTypes, describeValue, isRecord, quote } from "./describe.js";
 import { DURATION_PATTERN, notADurationMessage } from "./duration.js";
+import { IDENTIFIER_PATTERN, SKILL_ID_PATTERN, TAB_CHOICE_PATTERN } from "./patterns.js";
 import type { DefinitionProblem, PathSegment } from "./problem.js";
-import { IDENTIFIER_PATTERN, SKILL_ID_PATTERN } from "./schema.js";
 
 /** Turns ajv's errors (collected with `verbose: true`) into problems with human messages. */
 export function schemaProblems(
   errors: readonly ErrorObject[],
   prefix: readonly PathSegment[] = [],
 ): DefinitionProblem[] {
-  return errors.map((error) => schemaProblem(error, [...prefix, ...pointerSegments(error)]));
+  return (
+    errors
+      // An `anyOf`'s branches each fail on their own; the anyOf's one error says it all.
+      .filter((error) => !error.schemaPath.includes("/anyOf/"))
+      .map((error) => schemaProblem(error, [...prefix, ...pointerSegments(error)]))
+  );
 }
 
 /** `/steps/0/http` → `["steps", "0", "http"]` (JSON pointer, unescaped). */
@@ -27,7 +32,7 @@ function schemaProblem(error: ErrorObject, path: PathSegment[]): DefinitionProbl
   const atValue = (message: string): DefinitionProblem => ({ path, at: "value", message });
   switch (error.keyword) {
     case "required":
-      return atValue(`missing required key "${String(params.missingProperty)}"`);
+      return atValue(requiredMessage(String(params.missingProperty), parent));
     case "additionalProperties": {
       const key = String(params.additionalProperty);
       const allowed = isRecord(parent.properties) ? Object.keys(parent.properties) : [];
@@ -63,9 +68,37 @@ function schemaProblem(error: ErrorObject, path: PathSegment[]): DefinitionProbl
         message: `${keys.map((key) => `"${key}"`).join(" and ")} cannot be used together`,
       };
     }
+    case "anyOf": {
+      // Our only `anyOf`s are `[{ required: [a] }, { required: [b] }]`: one of several keys.
+      const branches = Array.isArray(error.schema) ? (error.schema as unknown[]) : [];
+      const keys = branches.flatMap((branch) =>
+        isRecord(branch) && Array.isArray(branch.required) ? (branch.required as string[]) : [],
+      );
+      if (keys.length > 0) return atValue(`needs ${keys.map((key) => `"${key}"`).join(" or ")}`);
+      // Otherwise the alternatives are forms of the value (an answer schema's `type`).
+      const forms = branches.flatMap(describeForm);
+      return atValue(`expected ${forms.join(" or ")}, got ${describeValue(error.data)}`);
+    }
+    case "dependentRequired": {
+      const key = String(params.property);
+      return {
+        path: [...path, key],
+        at: "key",
+        message: `"${key}" goes with "${String(params.missingProperty)}", which is missing`,
+      };
+    }
     default:
       return atValue(error.message ?? `fails the "${error.keyword}" rule`);
   }
+}
+
+/** Says what the missing key is for, from its description, when the schema gives one. */
+function requiredMessage(key: string, parent: Record<string, unknown>): string {
+  const property = isRecord(parent.properties) ? parent.properties[key] : undefined;
+  const description = isRecord(property) ? property.description : undefined;
+  if (typeof description !== "string") return `missing required key "${key}"`;
+  const said = description.replace(/\.$/, "");
+  return `missing required key "${key}" (${said.charAt(0).toLowerCase()}${said.slice(1)})`;
 }
 
 function typeMessage(types: string[], parent: Record<string, unknown>, data: unknown): string {
@@ -84,5 +117,18 @@ function patternMessage(pattern: string, text: string): string {
   if (pattern === SKILL_ID_PATTERN.source) {
     return `${quote(text)} is not a valid skill id (use 1 to 128 letters, digits, _, . or -)`;
   }
+  if (pattern === TAB_CHOICE_PATTERN.source) {
+    return `${quote(text)} is not a tab (write last, an index from 0, or one {{ }} expression)`;
+  }
   return `${quote(text)} does not match ${pattern}`;
+}
+
+/** How an alternative of an `anyOf` of forms reads: `one of: a, b`, `a list of those`, `a map`. */
+function describeForm(branch: unknown): string[] {
+  if (!isRecord(branch)) return [];
+  if (Array.isArray(branch.enum)) return [`one of ${branch.enum.map(String).join(", ")}`];
+  if (branch.type === "array") return ["a list of those"];
+  if (typeof branch.type === "string") return [`a ${branch.type}`];
+  if (typeof branch.$ref === "string") return ["a JSON Schema (a map)"];
+  return [];
 }

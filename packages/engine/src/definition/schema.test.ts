@@ -26,15 +26,53 @@ describe("skillDefinitionSchema on its own", () => {
   - extract: { selector: a, save_as: links, attribute: href, all: true }
   - screenshot:
   - assert_text: { selector: h1, text: Welcome }
+  - download: { click: "a#export", frame: "iframe#reports" }
+  - download: { url: "https://example.test/report.pdf", save_as: report }
+  - upload: { selector: "input[type=file]", file: "{{ data.report }}" }
+  - http: { url: "https://example.test/r", cookies: browser, follow_redirects: false, save_to_file: r.csv }
   - fail: "no invoices for {{ inputs.month }}"
+  - let: { rows: [] }
+  - repeat:
+      max: 3
+      until: "{{ vars.done }}"
+      steps:
+        - for_each: { items: "{{ vars.rows }}", as: row, steps: [{ log: "{{ vars.row }}" }] }
+        - exists: { selector: a, save_as: vars.done }
+  - call: { skill: skill_login, inputs: { user: u } }
+  - ask: { prompt: "Code?", schema: { type: object, required: [code], properties: { code: { type: string, minLength: 6 } } }, save_as: vars.code, timeout: 10m }
+  - id: maybe
+    optional: true
+    on_dialog: dismiss
+    click: { selector: "#banner" }
+  - hover: { selector: "#menu", frame: "#app" }
+  - check: { selector: "#terms" }
+  - uncheck: { selector: "#news", frame: "#app" }
+  - scroll:
+  - scroll: { selector: "#more" }
+  - evaluate: "document.title"
+  - evaluate: { expression: "location.href", save_as: vars.url, frame: "#app" }
+  - click: { selector: a, frame: "#app" }
+  - switch_tab: last
+  - switch_tab: 0
+  - switch_tab: "{{ vars.tab }}"
+  - close_tab:
+on_dialog: accept
+output:
+  rows: "{{ vars.rows }}"
 `;
     expect(validate(skill(steps)), JSON.stringify(validate.errors)).toBe(true);
-    expect(STEP_KINDS).toHaveLength(14);
+    expect(STEP_KINDS).toHaveLength(29);
   });
 
   it("rejects an unknown step kind, two actions in a step, and json with body", () => {
     expect(validate(skill("  - clik: { selector: a }\n"))).toBe(false);
     expect(validate(skill("  - log: a\n    wait: 1s\n"))).toBe(false);
     expect(validate(skill('  - http: { url: u, json: {}, body: "" }\n'))).toBe(false);
+    expect(validate(skill("  - switch_tab: first\n"))).toBe(false);
+    expect(validate(skill("  - switch_tab: -1\n"))).toBe(false);
+    expect(validate(skill("  - close_tab: 1\n"))).toBe(false);
+    expect(validate(skill("  - press: { key: Enter, frame: f }\n"))).toBe(false);
+    expect(validate(skill("  - hover: { frame: f }\n"))).toBe(false);
+    expect(validate(skill("  - on_dialog: ignore\n    click: { selector: a }\n"))).toBe(false);
   });
 });

@@ -1,14 +1,12 @@
 import type { SchemaObject } from "ajv/dist/2020.js";
 import { STEP_KIND_DEFINITIONS, STEP_KINDS } from "../steps/registry.js";
+import { answerSchemaDefinition } from "./answer-schema.js";
 import { DURATION_PATTERN } from "./duration.js";
-import { ref, text } from "./schema-parts.js";
+import { IDENTIFIER_PATTERN, SKILL_ID_PATTERN } from "./patterns.js";
+import { dialogChoice, ref, text } from "./schema-parts.js";
 import type { DataType } from "./types.js";
 
-/** A skill id: 1 to 128 letters, digits, `_`, `.` or `-`. */
-export const SKILL_ID_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
-
-/** Names that expressions refer to (`inputs.url`, `data.price`): json_key, step id, save_as. */
-export const IDENTIFIER_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export { IDENTIFIER_PATTERN, SKILL_ID_PATTERN };
 
 export const DATA_TYPES = [
   "string",
@@ -30,10 +28,25 @@ const stepOptionProperties: Record<string, SchemaObject> = {
     type: "object",
     required: ["attempts"],
     properties: {
-      attempts: { type: "integer", minimum: 1, maximum: 10, description: "First try included." },
+      attempts: {
+        type: "integer",
+        minimum: 1,
+        maximum: 10,
+        description: "How many tries in all, the first included.",
+      },
       backoff: ref("duration"),
     },
     additionalProperties: false,
+  },
+  optional: {
+    type: "boolean",
+    default: false,
+    description: "A failure is logged and the run goes on; the step's result is { error }.",
+  },
+  on_dialog: {
+    ...dialogChoice,
+    description:
+      "What is answered to a dialog that opens while the step runs (the steps inside a block included); the skill's on_dialog when absent.",
   },
 };
 
@@ -66,6 +79,20 @@ export const skillDefinitionSchema: SchemaObject = {
     inputs: { type: "array", items: ref("input"), default: [] },
     timeout: { ...ref("duration"), description: "The run's time limit; 10m when absent." },
     steps: { type: "array", minItems: 1, items: ref("step") },
+    on_dialog: {
+      ...dialogChoice,
+      description:
+        "What is answered to a dialog (alert, confirm, prompt, beforeunload) that opens while no step says otherwise: accept (the default) or dismiss.",
+    },
+    output: {
+      type: "object",
+      description: "When present, the run's data at the end is exactly this map.",
+    },
+    on_worker_loss: {
+      enum: ["reset", "restart"],
+      description:
+        "What becomes of a run whose worker is lost after a step with effects (a browser step, an http other than GET or HEAD) began: reset (the default) ends it, restart runs it again.",
+    },
   },
   additionalProperties: false,
   $defs: {
@@ -85,9 +112,16 @@ export const skillDefinitionSchema: SchemaObject = {
         description: { type: "string" },
         required: { type: "boolean", default: true },
         default: { description: "Must match data_type; file and tab take a string." },
+        secret: {
+          type: "boolean",
+          default: false,
+          description:
+            "Kept encrypted, shown as *** and masked in what the run reports; a string without a default.",
+        },
       },
       additionalProperties: false,
     },
+    answer_schema: answerSchemaDefinition,
     step_options: {
       type: "object",
       properties: stepOptionProperties,
@@ -95,7 +129,8 @@ export const skillDefinitionSchema: SchemaObject = {
     },
     step: {
       oneOf: STEP_KINDS.map((kind) => ref(`step_${kind}`)),
-      description: "A map with exactly one action key plus optional id, if, timeout and retry.",
+      description:
+        "A map with exactly one action key plus optional id, if, timeout, retry, optional and on_dialog.",
     },
     ...stepDefs,
   },

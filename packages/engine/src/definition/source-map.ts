@@ -1,4 +1,13 @@
-import { type Document, isAlias, isMap, isScalar, isSeq, type LineCounter, type Node } from "yaml";
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type LineCounter,
+  type Node,
+  Scalar,
+} from "yaml";
 import type { PathSegment } from "./problem.js";
 
 export interface SourcePosition {
@@ -8,16 +17,24 @@ export interface SourcePosition {
   column: number;
 }
 
+/** A place inside a string value: `index` into the value, read from `source` (the YAML text). */
+export interface WithinValue {
+  source: string;
+  index: number;
+}
+
 /**
  * Where a path points in the YAML source: at the key itself for `at: "key"`, else at the value
  * (at the key when the value is empty). A path that leaves the document stops at the last node
- * it reached.
+ * it reached. With `within`, a place inside a string value, when the string is written on one
+ * line without escapes (else its start).
  */
 export function positionOf(
   document: Document,
   lineCounter: LineCounter,
   path: readonly PathSegment[],
   at: "key" | "value",
+  within?: WithinValue,
 ): SourcePosition {
   let node = resolved(document, document.contents);
   let key: Node | null = null;
@@ -42,9 +59,26 @@ export function positionOf(
   }
   const wholePath = reached === path.length;
   const target = (wholePath && (at === "key" || isEmpty(node)) && key !== null ? key : node) ?? key;
-  const offset = target?.range?.[0] ?? 0;
+  const start = target?.range?.[0] ?? 0;
+  const inside = wholePath && at === "value" && within !== undefined;
+  const offset = inside ? (offsetWithin(target, within) ?? start) : start;
   const { line, col } = lineCounter.linePos(offset);
   return { line, column: col };
+}
+
+/**
+ * Where `index` of a scalar's string lies in the source, when the source holds the string as it
+ * is (plain or quoted, on one line, no escapes); otherwise quotes, escapes and folding move it.
+ */
+function offsetWithin(node: Node | null, { source, index }: WithinValue): number | undefined {
+  if (!isScalar(node) || typeof node.value !== "string" || !node.range) return;
+  const [start, end] = node.range;
+  const written = source.slice(start, end);
+  const quoted = node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE;
+  if (node.type !== Scalar.PLAIN && !quoted) return;
+  const text = quoted ? written.slice(1, -1) : written;
+  if (text !== node.value || index > text.length) return;
+  return start + (quoted ? 1 : 0) + index;
 }
 
 function resolved(document: Document, node: unknown): Node | null {

@@ -18,7 +18,15 @@ export interface InputDeclaration {
   required: boolean;
   /** Matches `data_type`; `file` and `tab` defaults are strings. */
   default?: unknown;
+  /**
+   * `true`: the value is kept encrypted, shown as `***` and masked in everything the run
+   * reports. Absent when false, so definitions written before it keep their hash.
+   */
+  secret?: true;
 }
+
+/** What is answered to a dialog: OK (a prompt's default text) or Cancel. */
+export type DialogChoice = "accept" | "dismiss";
 
 /** A skill definition as parsed and normalised from YAML. */
 export interface SkillDefinition {
@@ -31,7 +39,19 @@ export interface SkillDefinition {
   /** `timeout` in milliseconds, or the default skill timeout. */
   timeoutMs: number;
   steps: Step[];
+  /** What dialogs are answered while no step says otherwise; absent: accept. */
+  on_dialog?: DialogChoice;
+  /** When present, the run's data at the end is exactly this map, templates resolved. */
+  output?: Record<string, unknown>;
+  /**
+   * What becomes of a run whose worker is lost after a step with effects began: `reset` (absent:
+   * the default) ends it, `restart` runs it again from the start.
+   */
+  on_worker_loss?: WorkerLossChoice;
 }
+
+/** What becomes of a run whose worker was lost after a step with effects began. */
+export type WorkerLossChoice = "reset" | "restart";
 
 export interface RetryPolicy {
   /** Total attempts, first one included: 1 to 10. */
@@ -47,6 +67,10 @@ export interface StepOptions {
   if?: string;
   timeout?: string;
   retry?: RetryPolicy;
+  /** A failure is logged and the run goes on; the step's result is `{ error }`. */
+  optional?: boolean;
+  /** What dialogs opening while the step (or a step inside it) runs are answered. */
+  on_dialog?: DialogChoice;
 }
 
 /** One step: exactly one action key (see `stepKind`) plus optional `StepOptions`. */

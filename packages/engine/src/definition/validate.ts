@@ -1,12 +1,15 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import { isStepKind, STEP_KINDS, STEP_OPTION_KEYS } from "../steps/registry.js";
+import { isStepKind, STEP_KINDS, STEP_OPTION_KEYS, stepKindDefinition } from "../steps/registry.js";
 import { describeTypes, describeValue, isRecord } from "./describe.js";
 import { durationProblems } from "./duration-limits.js";
-import { expressionProblems } from "./expression-problems.js";
+import { expressionProblems, templateProblemsIn } from "./expression-problems.js";
 import type { DefinitionProblem, PathSegment } from "./problem.js";
+import { referenceProblems } from "./reference-problems.js";
 import { SKILL_DEFINITION_SCHEMA_ID, skillDefinitionSchema } from "./schema.js";
 import { schemaProblems } from "./schema-issues.js";
+import { secretInputProblems } from "./secret-inputs.js";
 import type { DataType } from "./types.js";
+import { innerStepLists, walkSteps } from "./walk-steps.js";
 
 let ajv: Ajv2020 | undefined;
 
@@ -40,14 +43,17 @@ export function validateSkillDefinition(value: unknown): DefinitionProblem[] {
     steps.forEach((step, index) => {
       problems.push(...stepProblems(step, ["steps", index]));
     });
-    problems.push(...duplicates(steps, "steps", "id", "step id"));
+    problems.push(...duplicateStepIds(value));
   }
+  if (isRecord(value.output)) problems.push(...templateProblemsIn(value.output, ["output"]));
   if (Array.isArray(inputs)) {
     problems.push(...duplicates(inputs, "inputs", "json_key", "input json_key"));
     problems.push(...inputIdProblems(inputs));
     problems.push(...defaultProblems(inputs));
+    problems.push(...secretInputProblems(inputs));
   }
   problems.push(...durationProblems(value));
+  problems.push(...referenceProblems(value));
   return problems;
 }
 
@@ -81,11 +87,51 @@ function stepProblems(step: unknown, path: PathSegment[]): DefinitionProblem[] {
   }
   const options = validator("#/$defs/step_options");
   if (!options(step)) problems.push(...schemaProblems(options.errors ?? [], path));
+  const inner = innerStepLists(step, path);
   for (const kind of kinds) {
     const action = validator(`#/$defs/action_${kind}`);
-    if (!action(step[kind])) problems.push(...schemaProblems(action.errors ?? [], [...path, kind]));
+    if (action(step[kind])) {
+      for (const problem of stepKindDefinition(kind).problems?.(step[kind]) ?? []) {
+        problems.push({
+          path: [...path, kind, ...problem.path],
+          at: "value",
+          message: problem.message,
+        });
+      }
+      continue;
+    }
+    // A block's own steps are checked one by one below, as the skill's steps are.
+    const own = schemaProblems(action.errors ?? [], [...path, kind]).filter(
+      (problem) => !inner.some((list) => isInside(problem.path, list.path)),
+    );
+    problems.push(...own);
   }
   problems.push(...expressionProblems(step, path));
+  for (const list of inner) {
+    list.steps.forEach((item, index) => {
+      problems.push(...stepProblems(item, [...list.path, index]));
+    });
+  }
+  return problems;
+}
+
+/** Whether `path` lies below an item of the list at `list` (not the list itself). */
+function isInside(path: PathSegment[], list: PathSegment[]): boolean {
+  return path.length > list.length + 1 && list.every((segment, i) => path[i] === segment);
+}
+
+/** Step ids name `steps.<id>`, which is one map for the whole skill: unique across blocks. */
+function duplicateStepIds(definition: unknown): DefinitionProblem[] {
+  const seen = new Set<string>();
+  const problems: DefinitionProblem[] = [];
+  for (const { step, path } of walkSteps(definition)) {
+    const id = step.id;
+    if (typeof id !== "string") continue;
+    if (seen.has(id)) {
+      problems.push({ path: [...path, "id"], at: "value", message: `duplicate step id "${id}"` });
+    }
+    seen.add(id);
+  }
   return problems;
 }
 

@@ -15,9 +15,9 @@ export function templateProblem(text: string): string | undefined {
 }
 
 /** Why a step's `if` cannot be used, or undefined if it can. */
-export function conditionProblem(condition: string): string | undefined {
+export function conditionProblem(condition: string, key = "if"): string | undefined {
   return problemOf(() => {
-    const { expression, source } = conditionExpression(condition);
+    const { expression, source } = conditionExpression(condition, key);
     compiles(expression, source);
   });
 }

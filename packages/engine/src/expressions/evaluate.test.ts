@@ -11,6 +11,7 @@ const scope: ExpressionScope = {
     one: [{ n: 5 }],
     empty: "",
   },
+  vars: { rows: [{ n: 1 }] },
   steps: { fetch: { status: 200 }, skipped: null },
   run: { id: "run_1", skill_id: "skill_x" },
 };

@@ -2,16 +2,27 @@ import { isRecord, quote } from "../definition/describe.js";
 import { messageOf } from "../error-message.js";
 import { compileExpression } from "./compile.js";
 import { ExpressionError } from "./expression-error.js";
-import { hasTemplate, parseTemplate, wholeExpression } from "./template.js";
+import {
+  hasTemplate,
+  parseTemplate,
+  type TemplateExpression,
+  wholeExpression,
+} from "./template.js";
 import { toJson } from "./to-json.js";
 import { toText } from "./to-text.js";
 
-/** What expressions see: `inputs.url`, `data.price`, `steps.fetch.status`, `run.id`. */
+/**
+ * What expressions see: `inputs.url`, `data.price`, `vars.rows`, `steps.fetch.status`, `run.id`,
+ * `secrets.api_token`.
+ */
 export interface ExpressionScope {
   inputs: Record<string, unknown>;
   data: Record<string, unknown>;
+  vars: Record<string, unknown>;
   steps: Record<string, unknown>;
   run: object;
+  /** The secrets the run was given; absent or `{}` when none. */
+  secrets?: Record<string, string>;
 }
 
 /** Evaluates one expression to plain JSON (or undefined); `source` names it in errors. */
@@ -72,24 +83,25 @@ async function renderParts(
  * The expression of a step's `if`: written bare (`data.n > 1`) or as one template
  * (`{{ data.n > 1 }}`). Throws when it mixes text and templates, which could only ever be text.
  */
-export function conditionExpression(condition: string): { expression: string; source: string } {
+export function conditionExpression(condition: string, key = "if"): TemplateExpression {
   if (!hasTemplate(condition)) {
     const expression = condition.trim();
-    if (expression === "") throw new ExpressionError(`"if" is blank`);
-    return { expression, source: `{{ ${expression} }}` };
+    if (expression === "") throw new ExpressionError(`"${key}" is blank`);
+    const start = condition.length - condition.trimStart().length;
+    return { expression, source: `{{ ${expression} }}`, start };
   }
   const whole = wholeExpression(parseTemplate(condition));
   if (whole === undefined) {
     throw new ExpressionError(
-      `"if" takes one expression, bare or in one {{ }}, got ${quote(condition)}`,
+      `"${key}" takes one expression, bare or in one {{ }}, got ${quote(condition)}`,
     );
   }
   return whole;
 }
 
 /** Evaluates a step's `if`; falsy as JSONata's `$boolean` has it (0, "", [], {}, null, nothing). */
-export async function evaluateCondition(condition: string, scope: ExpressionScope) {
-  const { expression, source } = conditionExpression(condition);
+export async function evaluateCondition(condition: string, scope: ExpressionScope, key = "if") {
+  const { expression, source } = conditionExpression(condition, key);
   const value = await evaluate(expression, source, scope);
   return (await compileExpression("$boolean($value)").evaluate({}, { value })) === true;
 }

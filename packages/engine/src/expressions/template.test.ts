@@ -5,7 +5,7 @@ describe("parseTemplate", () => {
   it("splits text and expressions, keeping each expression as written", () => {
     expect(parseTemplate("Hello, {{ inputs.name }}!")).toEqual([
       { text: "Hello, " },
-      { expression: "inputs.name", source: "{{ inputs.name }}" },
+      { expression: "inputs.name", source: "{{ inputs.name }}", start: 10 },
       { text: "!" },
     ]);
   });
@@ -13,9 +13,9 @@ describe("parseTemplate", () => {
   it("reads past braces and quoted braces inside an expression", () => {
     const text = `{{ {"a": {"b": "}}"}} }} and {{ 'x}}' }}`;
     expect(parseTemplate(text)).toEqual([
-      { expression: `{"a": {"b": "}}"}}`, source: `{{ {"a": {"b": "}}"}} }}` },
+      { expression: `{"a": {"b": "}}"}}`, source: `{{ {"a": {"b": "}}"}} }}`, start: 3 },
       { text: " and " },
-      { expression: "'x}}'", source: "{{ 'x}}' }}" },
+      { expression: "'x}}'", source: "{{ 'x}}' }}", start: 32 },
     ]);
   });
 
@@ -36,6 +36,7 @@ describe("wholeExpression", () => {
     expect(wholeExpression(parseTemplate("  {{ data.n }} "))).toEqual({
       expression: "data.n",
       source: "{{ data.n }}",
+      start: 5,
     });
   });
 

@@ -2,10 +2,17 @@ import { quote } from "../definition/describe.js";
 import { ExpressionError } from "./expression-error.js";
 
 /** A piece of a template string: literal text, or one `{{ expr }}`. */
-export type TemplatePart =
-  | { text: string }
-  /** `expression` is the JSONata text inside the braces, trimmed; `source` the whole `{{ … }}`. */
-  | { expression: string; source: string };
+export type TemplatePart = { text: string } | TemplateExpression;
+
+/** One `{{ expr }}` of a template. */
+export interface TemplateExpression {
+  /** The JSONata text inside the braces, trimmed. */
+  expression: string;
+  /** The whole `{{ … }}`, to name it in messages. */
+  source: string;
+  /** Where `expression` begins in the string, so a fault in it can be pointed at. */
+  start: number;
+}
 
 /** Tells whether a string holds a template at all; most strings in a skill do not. */
 export function hasTemplate(text: string): boolean {
@@ -22,9 +29,11 @@ export function parseTemplate(text: string): TemplatePart[] {
     if (close === -1) throw new ExpressionError(`unclosed "{{" in ${quote(text)}`);
     if (open > literalStart) parts.push({ text: text.slice(literalStart, open) });
     const source = text.slice(open, close + 2);
-    const expression = text.slice(open + 2, close).trim();
+    const inside = text.slice(open + 2, close);
+    const expression = inside.trim();
     if (expression === "") throw new ExpressionError(`empty expression ${source}`);
-    parts.push({ expression, source });
+    const start = open + 2 + (inside.length - inside.trimStart().length);
+    parts.push({ expression, source, start });
     literalStart = close + 2;
     open = text.indexOf("{{", literalStart);
   }
@@ -33,9 +42,7 @@ export function parseTemplate(text: string): TemplatePart[] {
 }
 
 /** The one expression of a template that is nothing else (whitespace aside), if it is one. */
-export function wholeExpression(
-  parts: readonly TemplatePart[],
-): { expression: string; source: string } | undefined {
+export function wholeExpression(parts: readonly TemplatePart[]): TemplateExpression | undefined {
   const expressions = parts.filter((part) => "expression" in part);
   const [only] = expressions;
   const textIsBlank = parts.every((part) => !("text" in part) || part.text.trim() === "");

@@ -27,6 +27,9 @@ async function execute(
   return { result, events, elapsed: Date.now() - started };
 }
 
+/** The `inputs:` line of a skill that reads inputs.name. */
+const NAME_INPUT = "inputs: [{ json_key: name, data_type: string }]\n";
+
 const typesOf = (events: EngineEvent[]) => events.map((event) => event.type);
 
 /**
@@ -36,8 +39,13 @@ const typesOf = (events: EngineEvent[]) => events.map((event) => event.type);
 function fakeBrowser(page: () => Promise<Partial<Page>>): BrowserAccess {
   return {
     page: page as () => Promise<Page>,
-    screenshotDir: undefined,
+    started: () => true,
+    downloadsDir: () => Promise.reject(new Error("no downloads here")),
     nextScreenshotNumber: () => 1,
+    handleDialogs: () => {},
+    switchTab: () => Promise.reject(new Error("no tabs here")),
+    closeTab: () => Promise.reject(new Error("no tabs here")),
+    videoOffsetMs: () => undefined,
   };
 }
 
@@ -57,6 +65,7 @@ describe("executeSkill", () => {
   - log: { message: "n is {{ data.n }}", level: warn }
   - wait: 30ms
 `,
+      NAME_INPUT,
     );
     const { result, events } = await execute(definition, { inputs: { name: "Ada" } });
     expect(result).toEqual({ outcome: "finished", data: { greeting: "Hello, Ada!", n: 2 } });
@@ -149,6 +158,7 @@ describe("executeSkill", () => {
   - set: { broken: "{{ inputs.name + 1 }}" }
   - log: never reached
 `,
+      NAME_INPUT,
     );
     const { result, events } = await execute(definition, { inputs: { name: "Ada" } });
     const message =
@@ -174,7 +184,7 @@ describe("executeSkill", () => {
   });
 
   it("labels a failed step by its id, and fails on an if that cannot be evaluated", async () => {
-    const definition = skill("  - id: pause\n    if: inputs.name + 1\n    wait: 1s\n");
+    const definition = skill("  - id: pause\n    if: inputs.name + 1\n    wait: 1s\n", NAME_INPUT);
     const { result, events } = await execute(definition, { inputs: { name: "Ada" } });
     expect(result).toMatchObject({
       outcome: "failed",
@@ -292,7 +302,10 @@ describe("executeSkill", () => {
       },
       url: () => seen.at(-1) ?? "",
     }));
-    const definition = skill('  - id: open\n    goto: "{{ inputs.url }}"\n', "");
+    const definition = skill(
+      '  - id: open\n    goto: "{{ inputs.url }}"\n',
+      "inputs: [{ json_key: url, data_type: string }]\n",
+    );
     const { result } = await execute(definition, { browser, inputs: { url: "https://a.test/" } });
     expect(seen).toEqual(["https://a.test/"]);
     expect(result).toEqual({ outcome: "finished", data: {} });

@@ -1,19 +1,56 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
+import type { SkillDefinition } from "../definition/types.js";
 import type { ExpressionScope } from "../expressions/evaluate.js";
+import type { RunFiles } from "../files/run-files.js";
 import { type NetworkAccess, networkAccess } from "../network/network-access.js";
-import { DataLimitExceeded, DEFAULT_ENGINE_LIMITS, type EngineLimits } from "./limits.js";
-import type { EngineEvent, ExecuteSkillOptions, StepRef } from "./types.js";
+import { MAX_PROMPT_LENGTH } from "../steps/ask.js";
+import { raceAbort } from "./abort.js";
+import { DialogAnswers } from "./dialog-answers.js";
+import {
+  DataLimitExceeded,
+  DEFAULT_ENGINE_LIMITS,
+  type EngineLimits,
+  StepLimitExceeded,
+  VarsLimitExceeded,
+} from "./limits.js";
+import { type StepFrame, TOP_FRAME } from "./step-ref.js";
+import type { EngineEvent, ExecuteSkillOptions, PauseRequest, RunInfo, StepRef } from "./types.js";
+
+/** The events about one step, which carry `video_offset_ms`. */
+const STEP_EVENTS: ReadonlySet<EngineEvent["type"]> = new Set([
+  "step_started",
+  "step_finished",
+  "step_skipped",
+  "step_failed",
+  "log",
+  "data_updated",
+]);
 
 /** An event before it is stamped with its time. */
 export type Unstamped<E> = E extends unknown ? Omit<E, "at"> : never;
 
-/** One execution's moving parts: its data, the results of finished steps, the clock and events. */
+/**
+ * One skill's moving parts while a list of its steps runs: its data, scratch variables and the
+ * results of finished steps, plus what the whole run shares (clock, events, browser, limits).
+ * A block's steps run in a view of the same skill (`within`); a `call` runs the called skill in
+ * a fresh one (`calling`), whose data is its own.
+ */
 export interface Execution {
+  /** Aborts when the run does, or when the block around these steps times out. */
   readonly signal: AbortSignal;
   readonly browser: BrowserAccess | undefined;
+  readonly files: RunFiles | undefined;
   readonly limits: EngineLimits;
   /** Where the run may connect; its dispatcher is closed when the run ends. */
   readonly network: NetworkAccess;
+  /** Answers the dialogs of the run's pages as the steps running say. */
+  readonly dialogs: DialogAnswers;
+  /** The skill whose steps these are. */
+  readonly definition: SkillDefinition;
+  /** Where these steps sit, for their labels. */
+  readonly frame: StepFrame;
+  /** How many calls deep this skill runs: 0 for the run's own skill. */
+  readonly callDepth: number;
   /** Replaced, never changed in place, so a value handed out stays as it was. */
   readonly data: Record<string, unknown>;
   /** Milliseconds, from `ExecuteSkillOptions.now`. */
@@ -23,43 +60,199 @@ export interface Execution {
   emit(event: Unstamped<EngineEvent>): void;
   /** What expressions see right now. */
   scope(): ExpressionScope;
-  /** Merges keys into the data and reports them; throws when the data would outgrow its limit. */
+  /** Merges keys into the data (reported for the run's own skill); throws past its limit. */
   save(step: StepRef, changes: Record<string, unknown>): void;
+  /** Merges keys into the scratch variables (`vars`); throws past their limit. */
+  setVars(changes: Record<string, unknown>): void;
   /** Keeps a step's result as `steps.<id>`; steps without an id are not kept. */
   record(step: StepRef, result: unknown): void;
+  /** Counts a step about to run against the run's limit; throws past it. */
+  countStep(): void;
+  /** A skill the run may call, or undefined. */
+  skill(id: string): SkillDefinition | undefined;
+  /**
+   * Resolves once the run's supplier has recorded that the run may have had effects (see
+   * `ExecuteSkillOptions.beforeEffects`): asked once per run, at once when it need not be.
+   */
+  beforeEffects(step: StepRef): Promise<void>;
+  /**
+   * Waits until a client resumes the paused run (ExecuteSkillOptions.pause), or `signal` aborts;
+   * gives the answer. Rejects at once where nothing could resume the run.
+   */
+  pause(request: PauseRequest, signal: AbortSignal): Promise<unknown>;
+  /** True (once) when a client asked the run to pause before its next step. */
+  pauseRequested(): boolean;
+  /** The same skill's steps inside a block: another signal and frame, the same state. */
+  within(signal: AbortSignal, frame: StepFrame): Execution;
+  /** Another skill, called from this one: its own inputs, data, vars and steps. */
+  calling(
+    definition: SkillDefinition,
+    inputs: Record<string, unknown>,
+    signal: AbortSignal,
+    frame: StepFrame,
+  ): Execution;
+}
+
+/** What every skill of a run shares. */
+interface RunWide {
+  options: ExecuteSkillOptions;
+  limits: EngineLimits;
+  network: NetworkAccess;
+  dialogs: DialogAnswers;
+  now: () => number;
+  stepsRun: number;
+  /** The supplier's answer to `beforeEffects`, once asked. */
+  effects?: Promise<void>;
+}
+
+/** What one skill (the run's own or a called one) keeps while it runs. */
+interface SkillState {
+  definition: SkillDefinition;
+  inputs: Record<string, unknown>;
+  data: Record<string, unknown>;
+  vars: Record<string, unknown>;
+  steps: Record<string, unknown>;
+  callDepth: number;
 }
 
 export function createExecution(options: ExecuteSkillOptions): Execution {
-  const now = options.now ?? Date.now;
-  const steps: Record<string, unknown> = {};
-  let data: Record<string, unknown> = {};
   const limits = { ...DEFAULT_ENGINE_LIMITS, ...options.limits };
-  const state: Execution = {
-    signal: options.signal,
-    browser: options.browser,
+  const wide: RunWide = {
+    options,
     limits,
     network: networkAccess(options.network),
+    // A dialog is logged as the run's own skill logs, whichever skill's step it opened during.
+    dialogs: new DialogAnswers(options.definition.on_dialog, (step, message) =>
+      top.emit({ type: "log", step, level: "info", message }),
+    ),
+    now: options.now ?? Date.now,
+    stepsRun: 0,
+  };
+  const state: SkillState = {
+    definition: options.definition,
+    inputs: options.inputs,
+    data: {},
+    vars: {},
+    steps: {},
+    callDepth: 0,
+  };
+  const top = view(wide, state, options.signal, TOP_FRAME);
+  return top;
+}
+
+function view(wide: RunWide, state: SkillState, signal: AbortSignal, frame: StepFrame): Execution {
+  const { options, limits, now } = wide;
+  const execution: Execution = {
+    signal,
+    browser: options.browser,
+    files: options.files,
+    limits,
+    network: wide.network,
+    dialogs: wide.dialogs,
+    definition: state.definition,
+    frame,
+    callDepth: state.callDepth,
     get data() {
-      return data;
+      return state.data;
     },
     now,
     since: (start) => Math.round(now() - start),
     emit(event) {
       const { type, ...details } = event;
-      options.onEvent({ type, at: new Date(now()).toISOString(), ...details } as EngineEvent);
+      const at = new Date(now()).toISOString();
+      // Events about a step say where they are in the video, for a player's chapters.
+      const offset = STEP_EVENTS.has(type) ? options.browser?.videoOffsetMs() : undefined;
+      const chapter = offset === undefined ? {} : { video_offset_ms: offset };
+      options.onEvent({ type, at, ...details, ...chapter } as EngineEvent);
     },
-    scope: () => ({ inputs: options.inputs, data, steps, run: options.run }),
+    scope: () => ({
+      inputs: state.inputs,
+      data: state.data,
+      vars: state.vars,
+      steps: state.steps,
+      run: options.run satisfies RunInfo,
+      secrets: options.secrets ?? {},
+    }),
     save(step, changes) {
-      const next = { ...data, ...changes };
+      const next = { ...state.data, ...changes };
       // Checked where data is written, so the step that would outgrow it is the one that fails.
-      const bytes = Buffer.byteLength(JSON.stringify(next) ?? "");
+      const bytes = jsonBytes(next);
       if (bytes > limits.dataBytes) throw new DataLimitExceeded(bytes, limits.dataBytes);
-      data = next;
-      state.emit({ type: "data_updated", step, changes });
+      state.data = next;
+      // A called skill's data is its result, not the run's: only the run's own is reported.
+      if (state.callDepth === 0) execution.emit({ type: "data_updated", step, changes });
+    },
+    setVars(changes) {
+      const next = { ...state.vars, ...changes };
+      const bytes = jsonBytes(next);
+      if (bytes > limits.varsBytes) throw new VarsLimitExceeded(bytes, limits.varsBytes);
+      state.vars = next;
     },
     record(step, result) {
-      if (step.id !== undefined) steps[step.id] = result;
+      if (step.id !== undefined) state.steps[step.id] = result;
+    },
+    countStep() {
+      wide.stepsRun += 1;
+      if (wide.stepsRun > limits.steps) throw new StepLimitExceeded(limits.steps);
+    },
+    skill: (id) => (Object.hasOwn(options.skills ?? {}, id) ? options.skills?.[id] : undefined),
+    beforeEffects(step) {
+      const record = options.beforeEffects;
+      // The run's own skill decides; a skill it calls runs under the same promise.
+      if (record === undefined || options.definition.on_worker_loss === "restart") {
+        return Promise.resolve();
+      }
+      wide.effects ??= record(step).catch((error: unknown) => {
+        // Not recorded: the next step with effects asks again.
+        wide.effects = undefined;
+        throw error;
+      });
+      return wide.effects;
+    },
+    pause(request, pauseSignal) {
+      if (options.pause === undefined) {
+        return Promise.reject(
+          new Error("nothing can answer this run: ask needs a Skillrun server to resume the run"),
+        );
+      }
+      // Masked, then held to the written prompt's bound (a template may render far more).
+      const told: PauseRequest =
+        request.reason === "ask"
+          ? { ...request, prompt: cut(options.masker?.maskText(request.prompt) ?? request.prompt) }
+          : request;
+      return raceAbort(options.pause(told), pauseSignal).catch((error: unknown) => {
+        // Given up by a step's or block's timeout, not by the run's own stop: the run goes on.
+        if (!options.signal.aborted) options.pauseAbandoned?.();
+        throw error;
+      });
+    },
+    pauseRequested: () => options.pauseRequested?.() === true,
+    within: (inner, innerFrame) => view(wide, state, inner, innerFrame),
+    calling(definition, inputs, inner, innerFrame) {
+      // What the call gives the called skill's secret inputs is masked from now on.
+      options.masker?.addSecretInputs(definition, inputs);
+      const called: SkillState = {
+        definition,
+        inputs,
+        data: {},
+        vars: {},
+        steps: {},
+        callDepth: state.callDepth + 1,
+      };
+      return view(wide, called, inner, innerFrame);
     },
   };
-  return state;
+  return execution;
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? "");
+}
+
+/** Text cut to MAX_PROMPT_LENGTH characters, never inside a surrogate pair. */
+function cut(text: string): string {
+  if (text.length <= MAX_PROMPT_LENGTH) return text;
+  let kept = text.slice(0, MAX_PROMPT_LENGTH - 1);
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return `${kept}…`;
 }

@@ -4,11 +4,23 @@ export interface EngineLimits {
   dataBytes: number;
   /** Largest response body an `http` step reads when the step sets no `max_bytes`. */
   httpResponseBytes: number;
+  /**
+   * Largest file a step fetches into the run's files: a download, an `http` body saved with
+   * `save_to_file`. Past it the transfer stops and the step fails.
+   */
+  downloadBytes: number;
+  /** Largest the run's scratch variables (`vars`) may grow, as JSON, per skill. */
+  varsBytes: number;
+  /** Most steps one run may start, nested and repeated ones included (a bound on loops). */
+  steps: number;
 }
 
 export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   dataBytes: 1024 * 1024,
   httpResponseBytes: 10 * 1024 * 1024,
+  downloadBytes: 100 * 1024 * 1024,
+  varsBytes: 16 * 1024 * 1024,
+  steps: 10_000,
 };
 
 /** A size for people: `1 MB`, `512 KB`, `10.5 MB`, or bytes below a kilobyte. */
@@ -31,6 +43,28 @@ export class DataLimitExceeded extends Error {
   constructor(bytes: number, limit: number) {
     super(
       `the run's data would be ${formatBytes(bytes)} as JSON, over its limit of ${formatBytes(limit)}; save less (e.g. a part of the response) or raise the limit`,
+    );
+  }
+}
+
+/** A step's failure when the scratch variables would grow past their limit. */
+export class VarsLimitExceeded extends Error {
+  override readonly name = "VarsLimitExceeded";
+
+  constructor(bytes: number, limit: number) {
+    super(
+      `the run's variables would be ${formatBytes(bytes)} as JSON, over their limit of ${formatBytes(limit)}; keep less in vars`,
+    );
+  }
+}
+
+/** A step's failure when the run has started as many steps as it may. */
+export class StepLimitExceeded extends Error {
+  override readonly name = "StepLimitExceeded";
+
+  constructor(limit: number) {
+    super(
+      `the run has started ${limit} steps, its limit; a loop runs longer than it should (lower its max) or the limit is too low`,
     );
   }
 }

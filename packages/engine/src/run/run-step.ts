@@ -1,28 +1,37 @@
 import { parseDuration } from "../definition/duration.js";
-import type { Step } from "../definition/types.js";
+import type { SkillDefinition, Step } from "../definition/types.js";
 import { messageOf } from "../error-message.js";
 import { evaluateCondition, renderText, resolveValue } from "../expressions/evaluate.js";
 import { DeliberateFailure } from "../steps/fail.js";
 import { stepKindDefinition } from "../steps/registry.js";
 import type { StepContext } from "../steps/step-context.js";
-import type { StepKindDefinition } from "../steps/step-kind.js";
-import { raceAbort, sleep, withTimeout } from "./abort.js";
+import { mayHaveEffects, type StepKindDefinition } from "../steps/step-kind.js";
+import { raceAbort, sleep, type TimedSignal, withTimeout } from "./abort.js";
 import type { Execution } from "./execution.js";
-import type { StepRef } from "./types.js";
+import { skillOutput } from "./output.js";
+import { InnerStepFailed, runSteps, type StepsOutcome } from "./run-steps.js";
+import { innerFrame, stepLabel } from "./step-ref.js";
+import type { StepError, StepRef } from "./types.js";
 
-/** How a step ended; a failure's message is the last attempt's. */
+/**
+ * How a step ended. A failure's `error` names the step that failed, an inner one for a block;
+ * `deliberate` when the skill asked for it (`fail`), which no retry can change.
+ */
 export type StepOutcome =
   | { status: "finished"; result: unknown }
   | { status: "skipped" }
-  | { status: "failed"; message: string }
+  | { status: "failed"; error: StepError; step: StepRef; deliberate: boolean }
   | { status: "aborted" };
 
 type AttemptOutcome =
   | { status: "finished"; result: unknown }
-  | { status: "failed"; message: string; deliberate?: true }
+  | { status: "failed"; message: string; deliberate: boolean; inner?: InnerStepFailed }
   | { status: "aborted" };
 
-/** Runs one step: its `if`, then up to `retry.attempts` attempts with `retry.backoff` between. */
+/**
+ * Runs one step: its `if`, then up to `retry.attempts` attempts with `retry.backoff` between. An
+ * `optional` step that fails is logged and finishes with `{ error }` as its result.
+ */
 export async function runStep(step: Step, ref: StepRef, run: Execution): Promise<StepOutcome> {
   if (step.if !== undefined) {
     try {
@@ -32,19 +41,24 @@ export async function runStep(step: Step, ref: StepRef, run: Execution): Promise
         return { status: "skipped" };
       }
     } catch (error) {
-      return run.signal.aborted
-        ? { status: "aborted" }
-        : { status: "failed", message: messageOf(error) };
+      if (run.signal.aborted) return { status: "aborted" };
+      return failed(step, ref, run, {
+        status: "failed",
+        message: messageOf(error),
+        deliberate: false,
+      });
     }
   }
   const kind = stepKindDefinition(ref.kind);
+  const effects = mayHaveEffects(kind, actionOf(step, ref));
   // Retrying cannot make a missing browser appear.
   const attempts = kind.browser && run.browser === undefined ? 1 : (step.retry?.attempts ?? 1);
   const backoff = step.retry?.backoff === undefined ? 0 : parseDuration(step.retry.backoff);
   for (let attempt = 1; ; attempt += 1) {
     run.emit({ type: "step_started", step: ref, attempt });
     const started = run.now();
-    const outcome = await runAttempt(step, ref, kind, run);
+    const outcome =
+      (effects && (await recordEffects(ref, run))) || (await runAttempt(step, ref, kind, run));
     if (outcome.status === "aborted") return outcome;
     const duration_ms = run.since(started);
     if (outcome.status === "finished") {
@@ -54,12 +68,53 @@ export async function runStep(step: Step, ref: StepRef, run: Execution): Promise
     const will_retry = attempt < attempts && !outcome.deliberate;
     const { message } = outcome;
     run.emit({ type: "step_failed", step: ref, attempt, duration_ms, message, will_retry });
-    if (!will_retry) return outcome;
+    if (!will_retry) return failed(step, ref, run, outcome);
     try {
       await sleep(backoff, run.signal);
     } catch {
       return { status: "aborted" };
     }
+  }
+}
+
+/** The step's failure: the run's, or for an `optional` step a result the run goes on with. */
+function failed(
+  step: Step,
+  ref: StepRef,
+  run: Execution,
+  outcome: Extract<AttemptOutcome, { status: "failed" }>,
+): StepOutcome {
+  if (step.optional === true) {
+    const message = `optional step failed, the run goes on: ${outcome.message}`;
+    run.emit({ type: "log", step: ref, level: "warn", message });
+    return { status: "finished", result: { error: outcome.message } };
+  }
+  const { inner } = outcome;
+  return {
+    status: "failed",
+    error: inner?.error ?? { step: ref.label, message: outcome.message },
+    step: inner?.step ?? ref,
+    deliberate: outcome.deliberate,
+  };
+}
+
+/** The step's action as written (templates unresolved). */
+function actionOf(step: Step, ref: StepRef): unknown {
+  return (step as unknown as Record<string, unknown>)[ref.kind];
+}
+
+/**
+ * Waits until it is recorded that the run may have had effects, before a step that may have them
+ * runs; null then. A step whose effects could not be recorded does not run, and no retry helps.
+ */
+async function recordEffects(ref: StepRef, run: Execution): Promise<AttemptOutcome | null> {
+  try {
+    await raceAbort(run.beforeEffects(ref), run.signal);
+    return null;
+  } catch (error) {
+    if (run.signal.aborted) return { status: "aborted" };
+    const message = `could not record that this step may have effects, so it did not run: ${messageOf(error)}`;
+    return { status: "failed", message, deliberate: true };
   }
 }
 
@@ -79,6 +134,13 @@ async function runAttempt(
   );
   // A runner cut short by raceAbort may still be going; what it reports afterwards is dropped.
   let open = true;
+  const leave = run.dialogs.enter(ref, step, run.definition.on_dialog, run.callDepth);
+  const save = (changes: Record<string, unknown>) => {
+    if (open) run.save(ref, changes);
+  };
+  const setVars = (changes: Record<string, unknown>) => {
+    if (open) run.setVars(changes);
+  };
   const context: StepContext = {
     step: ref,
     signal: timed.signal,
@@ -86,10 +148,14 @@ async function runAttempt(
     network: run.network,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(run.browser === undefined ? {} : { browser: run.browser }),
+    ...(run.files === undefined ? {} : { files: run.files }),
     resolve: (value) => resolveValue(value, run.scope()),
     render: (text) => renderText(text, run.scope()),
-    save(changes) {
-      if (open) run.save(ref, changes);
+    save,
+    setVars,
+    saveAs(target, value) {
+      if (target.startsWith("vars.")) setVars({ [target.slice("vars.".length)]: value });
+      else save({ [target]: value });
     },
     explainTimeout(describe) {
       explained = describe;
@@ -97,18 +163,51 @@ async function runAttempt(
     log(level, message) {
       if (open) run.emit({ type: "log", step: ref, level, message });
     },
+    ask: (question) => run.pause({ reason: "ask", step: ref, ...question }, timed.signal),
+    callDepth: run.callDepth,
+    skill: (id) => run.skill(id),
+    holds: (condition) => evaluateCondition(condition, run.scope(), "until"),
+    async runSteps(steps, iteration) {
+      const name = `${stepLabel(step, ref.index)}${iteration === undefined ? "" : ` #${iteration}`}`;
+      const inner = run.within(timed.signal, innerFrame(run.frame, name));
+      settle(await runSteps(steps, inner), timed);
+    },
+    async runSkill(definition: SkillDefinition, inputs) {
+      const frame = innerFrame(run.frame, step.id ?? definition.id);
+      const called = run.calling(definition, inputs, timed.signal, frame);
+      settle(await runSteps(definition.steps, called), timed);
+      return skillOutput(called);
+    },
   };
-  const action = (step as unknown as Record<string, unknown>)[ref.kind];
   try {
-    return { status: "finished", result: await raceAbort(kind.run(action, context), timed.signal) };
+    const result = await raceAbort(kind.run(actionOf(step, ref), context), timed.signal);
+    return { status: "finished", result };
   } catch (error) {
     if (run.signal.aborted) return { status: "aborted" };
+    if (error instanceof InnerStepFailed && !timed.signal.aborted) {
+      return {
+        status: "failed",
+        message: error.message,
+        deliberate: error.deliberate,
+        inner: error,
+      };
+    }
     if (error instanceof DeliberateFailure) {
       return { status: "failed", message: error.message, deliberate: true };
     }
-    return { status: "failed", message: messageOf(timed.timedOut() ? timed.signal.reason : error) };
+    const message = messageOf(timed.timedOut() ? timed.signal.reason : error);
+    return { status: "failed", message, deliberate: false };
   } finally {
     open = false;
+    leave();
     timed.dispose();
   }
+}
+
+/** Passes a block's failure or abort on to the block step as an error. */
+function settle(outcome: StepsOutcome, timed: TimedSignal): void {
+  if (outcome.status === "failed") {
+    throw new InnerStepFailed(outcome.error, outcome.step, outcome.deliberate);
+  }
+  if (outcome.status === "aborted") throw timed.signal.reason;
 }

@@ -2,17 +2,32 @@ import type { Step } from "../definition/types.js";
 import { stepKind } from "../steps/registry.js";
 import type { StepRef } from "./types.js";
 
+/**
+ * Where a list of steps sits: the top level of a skill, or inside blocks. `prefix` starts the
+ * labels of its steps (`pages #2 › `, `login › `).
+ */
+export interface StepFrame {
+  prefix: string;
+}
+
+export const TOP_FRAME: StepFrame = { prefix: "" };
+
+/** The frame of a block's steps, labelled after the block (`pages #2`, `login`). */
+export function innerFrame(outer: StepFrame, name: string): StepFrame {
+  return { prefix: `${outer.prefix}${name} › ` };
+}
+
 /** How people are told about a step: its `id`, else `step <index + 1> (<kind>)`. */
 export function stepLabel(step: Step, index: number): string {
   return step.id ?? `step ${index + 1} (${stepKind(step)})`;
 }
 
-/** The reference events and errors carry for the step at `index`. */
-export function stepRef(step: Step, index: number): StepRef {
+/** The reference events and errors carry for the step at `index` of a list in `frame`. */
+export function stepRef(step: Step, index: number, frame: StepFrame = TOP_FRAME): StepRef {
   return {
     index,
     ...(step.id === undefined ? {} : { id: step.id }),
     kind: stepKind(step),
-    label: stepLabel(step, index),
+    label: `${frame.prefix}${stepLabel(step, index)}`,
   };
 }

@@ -1,34 +1,53 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
 import type { SkillDefinition } from "../definition/types.js";
+import type { RunFiles } from "../files/run-files.js";
 import type { NetworkPolicy } from "../network/policy.js";
 import type { StepKind } from "../steps/registry.js";
 import type { EngineLimits } from "./limits.js";
+import type { SecretMask } from "./secret-mask.js";
 
 /** Which step an event or error is about. */
 export interface StepRef {
-  /** 0-based position in `steps`. */
+  /** 0-based position in its own `steps` list (the skill's, a loop's, a called skill's). */
   index: number;
   /** The step's `id`, when the definition gives one. */
   id?: string;
   kind: StepKind;
-  /** How people are told about the step: its `id`, else `step <index + 1> (<kind>)`. */
+  /**
+   * How people are told about the step: its `id`, else `step <index + 1> (<kind>)`; a nested
+   * step's label starts with its blocks', e.g. `pages #2 › page` or `login › step 2 (fill)`.
+   */
   label: string;
 }
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 /**
+ * Where a step event happened in the run's video: milliseconds since its first frame, so a player
+ * can jump to the step. Absent without a video, and before the browser has started.
+ */
+export interface VideoOffset {
+  video_offset_ms?: number;
+}
+
+/**
  * What the engine reports while it runs a skill, in the order it happens. `at` is an RFC 3339
- * timestamp; durations are whole milliseconds.
+ * timestamp; durations are whole milliseconds. Events about a step carry a `VideoOffset`.
  */
 export type EngineEvent =
   | { type: "run_started"; at: string }
-  | { type: "step_started"; at: string; step: StepRef; attempt: number }
-  | { type: "step_finished"; at: string; step: StepRef; attempt: number; duration_ms: number }
+  | ({ type: "step_started"; at: string; step: StepRef; attempt: number } & VideoOffset)
+  | ({
+      type: "step_finished";
+      at: string;
+      step: StepRef;
+      attempt: number;
+      duration_ms: number;
+    } & VideoOffset)
   /** The step's `if` was false. */
-  | { type: "step_skipped"; at: string; step: StepRef }
+  | ({ type: "step_skipped"; at: string; step: StepRef } & VideoOffset)
   /** One attempt failed; `will_retry` tells whether another follows. */
-  | {
+  | ({
       type: "step_failed";
       at: string;
       step: StepRef;
@@ -36,10 +55,15 @@ export type EngineEvent =
       duration_ms: number;
       message: string;
       will_retry: boolean;
-    }
-  | { type: "log"; at: string; step: StepRef; level: LogLevel; message: string }
+    } & VideoOffset)
+  | ({ type: "log"; at: string; step: StepRef; level: LogLevel; message: string } & VideoOffset)
   /** `changes` holds the keys the step wrote into `data`, with their new values. */
-  | { type: "data_updated"; at: string; step: StepRef; changes: Record<string, unknown> }
+  | ({
+      type: "data_updated";
+      at: string;
+      step: StepRef;
+      changes: Record<string, unknown>;
+    } & VideoOffset)
   | { type: "run_finished"; at: string; duration_ms: number }
   | { type: "run_failed"; at: string; duration_ms: number; error: StepError }
   /** The signal was aborted; `reason` is the signal's reason as given. */
@@ -59,6 +83,22 @@ export type ExecutionResult =
   | { outcome: "failed"; data: Record<string, unknown>; error: StepError; step?: StepRef }
   /** The signal was aborted (cancel, time limit, shutdown: the caller knows which). */
   | { outcome: "aborted"; data: Record<string, unknown>; step?: StepRef; reason: unknown };
+
+/**
+ * Why a run waits for its supplier: an `ask` step's question (the supplier ends the run past
+ * `timeoutMs`), or a pause a client asked for (`pauseRequested`), before the step named.
+ */
+export type PauseRequest =
+  | {
+      reason: "ask";
+      step: StepRef;
+      /** Rendered, secret values masked. */
+      prompt: string;
+      /** The JSON Schema the answer must fit, as written in the skill. */
+      schema: Record<string, unknown>;
+      timeoutMs: number;
+    }
+  | { reason: "requested"; step: StepRef };
 
 /** What expressions see as `run`. */
 export interface RunInfo {
@@ -85,11 +125,56 @@ export interface ExecuteSkillOptions {
    * one fails. Opening and closing the browser is the supplier's business.
    */
   browser?: BrowserAccess;
+  /** The run's files (screenshots, downloads, …); steps that make or read files fail without. */
+  files?: RunFiles;
   /** What the run may produce; DEFAULT_ENGINE_LIMITS for what is not given. */
   limits?: Partial<EngineLimits>;
+  /**
+   * The skills `call` steps may run, by id (the same owner's, everything the skill reaches
+   * through its calls); a call of a skill not here fails.
+   */
+  skills?: Record<string, SkillDefinition>;
   /**
    * Where http steps may connect (the browser takes its own, see RunBrowserOptions.network);
    * nothing private by default.
    */
   network?: NetworkPolicy;
+  /**
+   * The owner's secrets this run may read, as `secrets.NAME` in expressions (give it those its
+   * definition references: see referencedSecrets). Every value, and every value of an input the
+   * definition declares `secret: true`, is replaced by `***` in the events and the result.
+   */
+  secrets?: Record<string, string>;
+  /**
+   * Masks the run's secret values wherever they would leave the engine. executeSkill makes one
+   * when none is given and hands it on in the options it runs with, so whatever the run does
+   * (createExecution gets those options) can add values to it, e.g. a called skill's secret
+   * inputs. A caller that passes its own can mask what it reports beside the engine with it.
+   */
+  masker?: SecretMask;
+  /**
+   * Awaited once per run, before the first step that may have effects outside the run (any
+   * browser step, an `http` other than GET or HEAD) begins, unless the skill says
+   * `on_worker_loss: restart`: a server records there that the run must not be re-run if its
+   * worker is lost. The step waits for it; a rejection fails the step with its message.
+   */
+  beforeEffects?: (step: StepRef) => Promise<void>;
+  /**
+   * Waits while the run is paused and resolves once a client resumes it: with the answer for an
+   * `ask` step (checked against its schema by the supplier), with undefined for a pause asked
+   * for between steps. The run's abort ends the wait (cancel, the ask's timeout, shutdown).
+   * Without it an `ask` step fails and the run never pauses.
+   */
+  pause?: (request: PauseRequest) => Promise<unknown>;
+  /**
+   * The run stopped waiting without an answer while it goes on: a step's or a block's timeout
+   * ran out during an `ask` (then `optional` or `retry` decide what follows). The supplier moves
+   * the run back from paused.
+   */
+  pauseAbandoned?: () => void;
+  /**
+   * Asked before every step: true (once) when a client asked the run to pause, which then
+   * pauses before that step.
+   */
+  pauseRequested?: () => boolean;
 }

@@ -4,8 +4,12 @@ import { parseSkillDefinition } from "../definition/parse.js";
 import { executeSkill } from "../run/execute-skill.js";
 import type { EngineEvent } from "../run/types.js";
 
-async function run(steps: string, inputs: Record<string, unknown> = {}) {
-  const definition = parseSkillDefinition(`id: s\nname: S\nsteps:\n${steps}`, "s.yaml");
+async function run(steps: string, inputs: Record<string, string> = {}) {
+  const declared = Object.keys(inputs).map((key) => `{ json_key: ${key}, data_type: string }`);
+  const definition = parseSkillDefinition(
+    `id: s\nname: S\ninputs: [${declared.join(", ")}]\nsteps:\n${steps}`,
+    "s.yaml",
+  );
   const events: EngineEvent[] = [];
   const result = await executeSkill({
     definition,

@@ -46,7 +46,12 @@ afterAll(async () => {
 
 async function fetchWith(url: string, network?: NetworkPolicy) {
   const definition = parseSkillDefinition(
-    'id: s\nname: S\nsteps:\n  - http: { url: "{{ inputs.url }}", save_as: response }\n',
+    `id: s
+name: S
+inputs: [{ json_key: url, data_type: string }]
+steps:
+  - http: { url: "{{ inputs.url }}", save_as: response }
+`,
     "s.yaml",
   );
   return executeSkill({

@@ -1,11 +1,16 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSkillDefinition } from "../definition/parse.js";
+import { createRunFiles } from "../files/run-files.js";
 import type { NetworkPolicy } from "../network/policy.js";
 import { LOCAL_TEST_NETWORK } from "../network/test-support/local-network.js";
 import { executeSkill } from "../run/execute-skill.js";
-import type { EngineEvent } from "../run/types.js";
+import type { EngineEvent, ExecuteSkillOptions } from "../run/types.js";
 
 let server: Server;
 let base: string;
@@ -79,7 +84,46 @@ const routes: Record<string, (request: IncomingMessage, response: ServerResponse
   "/posted": (_request, response) => response.writeHead(303, { location: "/bad-json" }).end(),
   // Never answers; closed with the server.
   "/slow": () => {},
+  // Not followed with follow_redirects: false.
+  "/login-redirect": (_request, response) =>
+    response.writeHead(302, { location: "/login?next=%2Freport", "set-cookie": "s=1" }).end(),
+  // A loop: /loop?n=3 → /loop?n=4 → …
+  "/loop": (request, response) => {
+    const n = Number(new URL(request.url ?? "/", "http://x").searchParams.get("n") ?? 0);
+    response.writeHead(302, { location: `/loop?n=${n + 1}` }).end();
+  },
+  "/to-ftp": (_request, response) =>
+    response.writeHead(302, { location: "ftp://127.0.0.1/file" }).end(),
+  // 307 keeps the method and body, 303 turns them into a GET.
+  "/keep": (_request, response) => response.writeHead(307, { location: "/echo" }).end(),
+  "/see-other": (_request, response) => response.writeHead(303, { location: "/echo" }).end(),
+  "/report.csv": (_request, response) => {
+    response.writeHead(200, {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="Report 2026.csv"; filename*=UTF-8''R%C3%A9port%202026.csv`,
+    });
+    response.end(REPORT);
+  },
+  "/report-moved": (_request, response) =>
+    response.writeHead(301, { location: "/report.csv" }).end(),
+  "/credentials": (request, response) =>
+    send(
+      response,
+      200,
+      "application/json",
+      JSON.stringify({
+        authorization: request.headers.authorization ?? null,
+        cookie: request.headers.cookie ?? null,
+      }),
+    ),
+  // Sends the request on to where `to` says.
+  "/go": (request, response) => {
+    const to = new URL(request.url ?? "/", "http://x").searchParams.get("to") ?? "/";
+    response.writeHead(302, { location: to }).end();
+  },
 };
+
+const REPORT = "number,amount\nINV-1,10.00\nINV-2,20.00\n";
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -102,17 +146,27 @@ async function run(
   inputs: Record<string, unknown> = {},
   signal?: AbortSignal,
   network: NetworkPolicy = LOCAL_TEST_NETWORK,
+  more: Pick<ExecuteSkillOptions, "files" | "limits"> = {},
 ) {
-  const definition = parseSkillDefinition(`id: s\nname: S\nsteps:\n${steps}`, "s.yaml");
+  const values = { base, ...inputs };
+  // Each value is declared as an input, as the import checks every inputs.x a template reads.
+  const declared = Object.entries(values)
+    .map(([key, value]) => `  - { json_key: ${key}, data_type: ${typeof value} }\n`)
+    .join("");
+  const definition = parseSkillDefinition(
+    `id: s\nname: S\ninputs:\n${declared}steps:\n${steps}`,
+    "s.yaml",
+  );
   const events: EngineEvent[] = [];
   const started = Date.now();
   const result = await executeSkill({
     definition,
-    inputs: { base, ...inputs },
+    inputs: values,
     run: { id: "run_1", skill_id: "s" },
     signal: signal ?? new AbortController().signal,
     onEvent: (event) => events.push(event),
     network,
+    ...more,
   });
   return { result, events, elapsed: Date.now() - started };
 }
@@ -338,5 +392,160 @@ describe("the http step's body limit", () => {
       `  - id: get\n    http: { url: "{{ inputs.base }}/big-chunked", max_bytes: 3000 }\n  - set: { n: "{{ $length(steps.get.body) }}" }\n`,
     );
     expect(result).toMatchObject({ outcome: "finished", data: { n: 3000 } });
+  });
+});
+
+describe("the http step's redirects", () => {
+  it("with follow_redirects: false gives the 3xx itself, its location header included", async () => {
+    const { result } = await run(
+      '  - http: { url: "{{ inputs.base }}/login-redirect", follow_redirects: false, save_as: r }\n',
+    );
+    expect(result).toMatchObject({
+      outcome: "finished",
+      data: {
+        r: { status: 302, headers: { location: "/login?next=%2Freport", "set-cookie": "s=1" } },
+      },
+    });
+    const strict = await run(
+      '  - http: { url: "{{ inputs.base }}/login-redirect", follow_redirects: false, expect_status: 200 }\n',
+    );
+    expect(failure(strict.result)).toBe(`HTTP 302 from GET ${base}/login-redirect (expected 200)`);
+    const failing = await run(
+      '  - http: { url: "{{ inputs.base }}/fail", follow_redirects: false }\n',
+    );
+    expect(failure(failing.result)).toBe(
+      `HTTP 500 from GET ${base}/fail (expected 2xx or 3xx): database down`,
+    );
+  });
+
+  it("keeps the method and body through a 307 and turns a 303 into a GET", async () => {
+    const { result } = await run(`  - id: kept
+    http: { method: POST, url: "{{ inputs.base }}/keep", body: hello, headers: { Content-Type: text/plain }, expect_status: 201 }
+  - id: seen
+    http: { method: POST, url: "{{ inputs.base }}/see-other", body: hello, headers: { Content-Type: text/plain }, expect_status: 201 }
+  - set: { kept: "{{ steps.kept.body }}", seen: "{{ steps.seen.body }}" }
+`);
+    expect(result.data).toEqual({
+      kept: { method: "POST", content_type: "text/plain", token: null, body: "hello" },
+      seen: { method: "GET", content_type: null, token: null, body: "" },
+    });
+  });
+
+  it("sends credentials on within the origin, never to another one", async () => {
+    // localhost is the same server under another origin.
+    const other = base.replace("127.0.0.1", "localhost");
+    const steps = (to: string) => `  - http:
+      url: "{{ inputs.base }}/go?to=${encodeURIComponent(to)}"
+      headers: { Authorization: Bearer t, Cookie: c=1 }
+      save_as: r
+`;
+    const same = await run(steps(`${base}/credentials`));
+    expect(same.result.data).toMatchObject({
+      r: { body: { authorization: "Bearer t", cookie: "c=1" } },
+    });
+    const elsewhere = await run(steps(`${other}/credentials`));
+    expect(elsewhere.result.data).toMatchObject({
+      r: { body: { authorization: null, cookie: null } },
+    });
+  });
+
+  it("stops after 20 redirects, and at one that leaves http(s)", async () => {
+    const loop = await run('  - http: { url: "{{ inputs.base }}/loop" }\n');
+    expect(failure(loop.result)).toBe(`GET ${base}/loop failed: more than 20 redirects`);
+    const ftp = await run('  - http: { url: "{{ inputs.base }}/to-ftp" }\n');
+    expect(failure(ftp.result)).toBe(
+      `GET ${base}/to-ftp failed: redirected to ftp://127.0.0.1/file: not an http:// or https:// address`,
+    );
+  });
+});
+
+describe("the http step's cookies: browser", () => {
+  it("fails clearly in a run that has no browser", async () => {
+    const { result } = await run(
+      '  - http: { url: "{{ inputs.base }}/item.json", cookies: browser }\n',
+    );
+    expect(failure(result)).toBe(
+      `GET ${base}/item.json: cookies: browser needs a browser, and this runner has none`,
+    );
+  });
+});
+
+describe("the http step's save_to_file", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "skillrun-http-files-"));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("streams the body into a run file and gives {status, headers, file}", async () => {
+    const files = createRunFiles({ dir: join(dir, "saved") });
+    const { result } = await run(
+      `  - id: report
+    http: { url: "{{ inputs.base }}/report-moved", save_to_file: "report-{{ 1 + 1 }}.csv", save_as: r }
+  - set: { file: "{{ steps.report.file.file }}" }
+`,
+      {},
+      undefined,
+      LOCAL_TEST_NETWORK,
+      { files },
+    );
+    const sha256 = createHash("sha256").update(REPORT).digest("hex");
+    expect(result).toEqual({
+      outcome: "finished",
+      data: {
+        r: {
+          status: 200,
+          headers: expect.objectContaining({ "content-type": "text/csv; charset=utf-8" }),
+          file: {
+            file: "report-2.csv",
+            name: "Réport 2026.csv",
+            bytes: Buffer.byteLength(REPORT),
+            content_type: "text/csv; charset=utf-8",
+            sha256,
+          },
+        },
+        file: "report-2.csv",
+      },
+    });
+    expect(await readFile(join(dir, "saved", "report-2.csv"), "utf8")).toBe(REPORT);
+    expect(files.list()).toMatchObject([{ name: "report-2.csv", sha256 }]);
+  });
+
+  it("is held to the run's file limit, not the body limit, and keeps nothing past it", async () => {
+    const files = createRunFiles({ dir: join(dir, "limited") });
+    const steps = (path: string) =>
+      `  - http: { url: "{{ inputs.base }}${path}", save_to_file: big.txt }\n`;
+    // Over the 1000-byte body limit, within the 5000-byte file limit.
+    const within = await run(steps("/big-chunked"), {}, undefined, LOCAL_TEST_NETWORK, {
+      files,
+      limits: { httpResponseBytes: 1000, downloadBytes: 5000 },
+    });
+    expect(within.result.outcome).toBe("finished");
+    for (const path of ["/big", "/big-chunked"]) {
+      const over = await run(steps(path), {}, undefined, LOCAL_TEST_NETWORK, {
+        files,
+        limits: { downloadBytes: 2000 },
+      });
+      expect(failure(over.result)).toMatch(
+        new RegExp(
+          `^GET ${base}${path}: the file is (2.9 KB|more than 2 KB), over the limit of 2 KB \\(2000 bytes\\) for a file a run fetches$`,
+        ),
+      );
+    }
+    expect(files.list().map((file) => file.name)).toEqual(["big.txt"]);
+    expect(await readdir(join(dir, "limited"))).toEqual(["big.txt"]);
+  });
+
+  it("does not save an answer whose status it does not accept", async () => {
+    const files = createRunFiles({ dir: join(dir, "refused") });
+    const { result } = await run(
+      '  - http: { url: "{{ inputs.base }}/fail", save_to_file: x.txt }\n',
+      {},
+      undefined,
+      LOCAL_TEST_NETWORK,
+      { files },
+    );
+    expect(failure(result)).toBe(`HTTP 500 from GET ${base}/fail (expected 2xx): database down`);
+    expect(files.list()).toEqual([]);
   });
 });

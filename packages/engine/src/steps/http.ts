@@ -1,9 +1,21 @@
+import { browserCookies } from "../browser/browser-cookies.js";
 import { parseDuration } from "../definition/duration.js";
-import { ref, text } from "../definition/schema-parts.js";
+import { ref, saveTarget, text } from "../definition/schema-parts.js";
+import type { FileResult } from "../files/file-result.js";
+import { filesOf } from "../files/files-of.js";
+import type { RunFiles } from "../files/run-files.js";
 import { NetworkRefused } from "../network/guard.js";
-import { withTimeout } from "../run/abort.js";
-import { checkStatus, responseResult } from "./http-response.js";
-import { BodyTooLarge, readBodyText } from "./read-body.js";
+import type { Fetched } from "./fetch-hops.js";
+import { exchange, networkCause } from "./http-exchange.js";
+import {
+  checkStatus,
+  type HttpResult,
+  headersOf,
+  responseResult,
+  statusAccepted,
+} from "./http-response.js";
+import { readBodyText, readExcerpt } from "./read-body.js";
+import { saveResponse } from "./save-response.js";
 import type { StepContext } from "./step-context.js";
 import { defineStepKind } from "./step-kind.js";
 
@@ -24,6 +36,12 @@ export interface HttpRequest {
   timeout?: string;
   /** Largest response body read, in bytes; the run's limit (10 MB by default) when absent. */
   max_bytes?: number;
+  /** `browser`: sends the run's browser's cookies for each address asked. */
+  cookies?: "browser";
+  /** Follows redirects (true, the default); false gives the 3xx answer itself. */
+  follow_redirects?: boolean;
+  /** Streams the body into a run file of (about) this name instead of reading it. */
+  save_to_file?: string;
 }
 
 const httpStatus = { type: "integer", minimum: 100, maximum: 599 };
@@ -53,29 +71,52 @@ export const httpStep = defineStepKind<HttpRequest>({
         items: httpStatus,
         description: "The accepted status code or codes; any 2xx when absent.",
       },
-      save_as: ref("identifier"),
+      save_as: saveTarget,
       timeout: ref("duration"),
       max_bytes: {
         type: "integer",
         minimum: 1,
         description:
-          "Largest response body read, in bytes; past it the step fails. 10 MB by default.",
+          "Largest response body read, in bytes; past it the step fails. 10 MB by default; with save_to_file, the run's file limit (100 MB by default) at most.",
+      },
+      cookies: {
+        enum: ["browser"],
+        description:
+          "`browser` sends the cookies the run's browser holds for each address asked (a session signed in with browser steps).",
+      },
+      follow_redirects: {
+        type: "boolean",
+        default: true,
+        description:
+          "false gives a redirect's answer itself (its `location` header) rather than following it; 3xx statuses are then accepted.",
+      },
+      save_to_file: {
+        ...text,
+        description:
+          "Streams the body into a run file of this name instead of reading it; the result's `file` describes it.",
       },
     },
     additionalProperties: false,
     // `properties` restated so ajv's strict mode sees the required keys defined.
     not: { required: ["json", "body"], properties: { json: true, body: true } },
   },
+  // GET and HEAD only read; any other method may change something on the other side.
+  effects: (action) => !READ_ONLY_METHODS.has(action.method ?? "GET"),
   run: runHttp,
 });
+
+const READ_ONLY_METHODS: ReadonlySet<HttpMethod> = new Set(["GET", "HEAD"]);
 
 async function runHttp(action: HttpRequest, context: StepContext): Promise<unknown> {
   const method = action.method ?? "GET";
   const url = await context.render(action.url);
   const target = `${method} ${url}`;
   if (!isHttpAddress(url)) throw new Error(`${target}: not an http:// or https:// address`);
-  // Refused before anything is sent; the dispatcher checks again at connect time, every redirect
-  // hop included, so what DNS answers later cannot get past either.
+  // Checked before anything is sent: a step that cannot do what it says fails at once.
+  const cookies = action.cookies === "browser" ? browserCookies(context, target) : undefined;
+  const files = action.save_to_file === undefined ? undefined : filesOf(context);
+  // Refused before anything is sent; every hop is checked again, and the dispatcher checks at
+  // connect time, so neither a redirect nor what DNS answers later can get past either.
   try {
     await context.network.guard.checkUrl(url);
   } catch (error) {
@@ -95,60 +136,63 @@ async function runHttp(action: HttpRequest, context: StepContext): Promise<unkno
   } else if (action.body !== undefined) {
     body = await context.render(action.body);
   }
+  const follow = action.follow_redirects ?? true;
+  const saveTo =
+    files === undefined || action.save_to_file === undefined
+      ? undefined
+      : { files, name: await context.render(action.save_to_file) };
   const timeout = action.timeout ?? DEFAULT_HTTP_TIMEOUT;
-  const maxBytes = action.max_bytes ?? context.limits.httpResponseBytes;
-  const { response, text } = await send(
+  const result = await exchange(
     url,
-    { method, headers, body },
-    { timeout, maxBytes },
+    { method, headers, body, follow, cookies },
+    { ms: parseDuration(timeout), text: timeout },
     target,
     context,
+    (fetched, answered) => answer(action, fetched, answered, saveTo, context),
   );
-  const answered = answeredBy(response, target);
-  checkStatus(response.status, action.expect_status, answered, text);
-  const result = responseResult(response, text, answered);
-  if (action.save_as !== undefined) context.save({ [action.save_as]: result });
+  if (action.save_as !== undefined) context.saveAs(action.save_as, result);
   return result;
 }
 
-/** Fetches and reads the whole response (up to `maxBytes`) within the request's own timeout. */
-async function send(
-  url: string,
-  init: RequestInit,
-  { timeout, maxBytes }: { timeout: string; maxBytes: number },
-  target: string,
-  context: StepContext,
-): Promise<{ response: Response; text: string }> {
-  const timed = withTimeout(
-    context.signal,
-    parseDuration(timeout),
-    () => new Error(`${target} timed out after ${timeout}`),
-  );
-  try {
-    const dispatcher = context.network.dispatcher();
-    // Node's fetch takes an undici dispatcher; its RequestInit type does not say so.
-    const response = await fetch(url, { ...init, signal: timed.signal, dispatcher } as RequestInit);
-    return { response, text: await readBodyText(response, maxBytes, answeredBy(response, target)) };
-  } catch (error) {
-    if (error instanceof BodyTooLarge) throw error;
-    if (timed.timedOut()) throw timed.signal.reason;
-    // An aborted run or step timeout is told apart by the engine; the message does not matter.
-    if (context.signal.aborted) throw error;
-    const refused = refusalOf(error);
-    if (refused !== undefined) throw new Error(`${target} refused: ${refused.message}`);
-    throw new Error(`${target} failed: ${networkCause(error)}`);
-  } finally {
-    timed.dispose();
-  }
+/** What an `http` step with `save_to_file` gives: the body is in the run file `file`. */
+export interface HttpFileResult {
+  status: number;
+  headers: Record<string, string>;
+  file: FileResult;
 }
 
 /**
- * What a message about the response names: the request, or after redirects the address that
- * answered, since that is where the status or body came from; the request is named after it.
+ * Checks the answer's status and reads its body, or streams it into a run file with
+ * `save_to_file` (then the run's file limit applies, not the body limit).
  */
-function answeredBy(response: Response, target: string): string {
-  return response.redirected ? `${response.url} (redirected from ${target})` : target;
+async function answer(
+  action: HttpRequest,
+  fetched: Fetched,
+  answered: string,
+  saveTo: { files: RunFiles; name: string } | undefined,
+  context: StepContext,
+): Promise<HttpResult | HttpFileResult> {
+  const { response } = fetched;
+  // Without follow_redirects a redirect is the answer asked for, not a failure.
+  const follow = action.follow_redirects ?? true;
+  const accepted = action.expect_status ?? (follow ? undefined : SUCCESS_OR_REDIRECT);
+  if (!statusAccepted(response.status, accepted)) {
+    checkStatus(response.status, accepted, answered, await readExcerpt(response));
+  }
+  if (saveTo === undefined) {
+    const limit = action.max_bytes ?? context.limits.httpResponseBytes;
+    return responseResult(response, await readBodyText(response, limit, answered), answered);
+  }
+  const fileLimit = Math.min(
+    action.max_bytes ?? Number.POSITIVE_INFINITY,
+    context.limits.downloadBytes,
+  );
+  const file = await saveResponse(fetched, saveTo.files, saveTo.name, fileLimit, answered);
+  return { status: response.status, headers: headersOf(response), file };
 }
+
+/** Statuses `follow_redirects: false` accepts when the step expects none: 2xx and 3xx. */
+const SUCCESS_OR_REDIRECT = Array.from({ length: 200 }, (_, index) => 200 + index);
 
 /** Whether `url` is an http:// or https:// address. */
 export function isHttpAddress(url: string): boolean {
@@ -157,26 +201,4 @@ export function isHttpAddress(url: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The guard's refusal behind a fetch failure (e.g. a redirect to a private address). */
-function refusalOf(error: unknown): NetworkRefused | undefined {
-  let cause: unknown = error;
-  for (let depth = 0; depth < 4 && cause instanceof Error; depth += 1) {
-    if (cause instanceof NetworkRefused) return cause;
-    cause = cause.cause;
-  }
-  return undefined;
-}
-
-/** fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, …) is in its cause. */
-function networkCause(error: unknown): string {
-  let cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
-  // Trying several addresses of a host fails with one error per address.
-  if (cause instanceof AggregateError && cause.errors.length > 0) cause = cause.errors[0];
-  if (cause instanceof Error) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    return cause.message || code || cause.name;
-  }
-  return String(cause);
 }

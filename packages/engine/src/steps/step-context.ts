@@ -1,4 +1,6 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
+import type { SkillDefinition, Step } from "../definition/types.js";
+import type { RunFiles } from "../files/run-files.js";
 import type { NetworkAccess } from "../network/network-access.js";
 import type { EngineLimits } from "../run/limits.js";
 import type { LogLevel, StepRef } from "../run/types.js";
@@ -14,6 +16,8 @@ export interface StepContext {
   limits: EngineLimits;
   /** Where the run may connect: every request a step makes goes through it. */
   network: NetworkAccess;
+  /** The run's files; absent where the runner keeps none. */
+  files?: RunFiles;
   /** The run's browser, opened on first use; absent where the runner has none. */
   browser?: BrowserAccess;
   /** Resolves the templates in a value of the action against the run as it is now. */
@@ -22,11 +26,44 @@ export interface StepContext {
   render(text: string): Promise<string>;
   /** Writes keys into the run's data; reported as a `data_updated` event. */
   save(changes: Record<string, unknown>): void;
+  /** Writes scratch variables (`vars.<name>`), which are never part of the run's data. */
+  setVars(changes: Record<string, unknown>): void;
+  /** Saves a value where a `save_as` says: `name` is `data.name`, `vars.name` a variable. */
+  saveAs(target: string, value: unknown): void;
   /**
    * Says what the step's own timeout means while `describe` is set (until set to undefined):
    * a browser step names the selector it was waiting on rather than "step timed out".
    */
   explainTimeout(describe: (() => string) | undefined): void;
+  /**
+   * Pauses the run until a client answers (an `ask`), giving the answer; the step's signal still
+   * applies. Fails where nothing could answer.
+   */
+  ask(question: {
+    prompt: string;
+    schema: Record<string, unknown>;
+    timeoutMs: number;
+  }): Promise<unknown>;
   /** Reported as a `log` event. */
   log(level: LogLevel, message: string): void;
+  /** How many calls deep the step's skill runs: 0 for the run's own skill. */
+  callDepth: number;
+  /** A skill this run may `call`, or undefined. */
+  skill(id: string): SkillDefinition | undefined;
+  /** Evaluates a condition written as `if` is (bare, or one `{{ }}`) against the run now. */
+  holds(condition: string): Promise<boolean>;
+  /**
+   * Runs a block's steps (a loop's body) with this step's signal, labelled after this step and
+   * the iteration (`pages #2 › page`); throws when one of them fails, naming it.
+   */
+  runSteps(steps: Step[], iteration?: number): Promise<void>;
+  /**
+   * Runs another skill inside this run (same browser) with its own inputs, data and vars,
+   * labelled after this step's id or the skill's (`login › step 2 (fill)`); gives its output
+   * (or its data). Throws when one of its steps fails.
+   */
+  runSkill(
+    definition: SkillDefinition,
+    inputs: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
 }

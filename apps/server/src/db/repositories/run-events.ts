@@ -15,6 +15,8 @@ export interface NewRunEvent {
   level?: NonNullable<RunEvent["level"]>;
   message?: string;
   data?: Record<string, unknown>;
+  /** Where in the run's video the event happened, in ms from its start. */
+  videoOffsetMs?: number;
 }
 
 type RunEventRow = {
@@ -31,6 +33,7 @@ type RunEventRow = {
   level: string | null;
   message: string | null;
   detail: string | null;
+  videoOffsetMs: number | null;
 };
 
 /** The columns of an event; shared by the worker's plain and transactional writes. */
@@ -48,6 +51,7 @@ export function toRunEventRow(event: NewRunEvent): Omit<RunEventRow, "id"> {
     level: event.level ?? null,
     message: event.message ?? null,
     detail: event.data === undefined ? null : toJsonColumn(event.data),
+    videoOffsetMs: event.videoOffsetMs ?? null,
   };
 }
 
@@ -68,6 +72,7 @@ function fromRunEventRow(row: RunEventRow): RunEvent {
     level: row.level as RunEvent["level"],
     message: row.message,
     data: fromJsonColumn<Record<string, unknown>>(row.detail),
+    video_offset_ms: row.videoOffsetMs,
   };
 }
 

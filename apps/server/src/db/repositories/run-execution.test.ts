@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Clock } from "../../domain/clock.js";
 import { createRepositories, type Repositories } from "../../repositories.js";
 import { createTestDatabase, type TestDatabase } from "../../test-support/test-database.js";
+import { testSecretBox } from "../../test-support/test-secrets.js";
 import { InProcessRunSignals } from "../../worker/in-process-run-signals.js";
 import { type Database, openDatabase } from "../database.js";
 
@@ -16,7 +17,7 @@ const clock: Clock = { now: () => now };
 beforeEach(async () => {
   database = await createTestDatabase();
   db = await openDatabase(database.url);
-  repos = createRepositories(db, clock, new InProcessRunSignals(db.prisma));
+  repos = createRepositories(db, clock, new InProcessRunSignals(db.prisma), testSecretBox());
   now = new Date("2026-11-22T10:00:00.000Z");
   await repos.skills.importAll("alice", [
     {

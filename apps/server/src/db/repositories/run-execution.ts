@@ -1,4 +1,6 @@
+import { MAX_CALL_DEPTH, skillCalls } from "@skillrun/engine";
 import type { Clock } from "../../domain/clock.js";
+import type { PausedFor, ResumeInput } from "../../domain/paused-for.js";
 import { type StoredRunState, sourcesOf } from "../../domain/run-state-machine.js";
 import type { PrismaClient } from "../database.js";
 import type { Flavour } from "../database-url.js";
@@ -11,11 +13,16 @@ export interface ClaimedRun {
   id: string;
   owner: string;
   skillId: string;
+  /** As stored: a secret input's value is `***` here and sealed in `secretInputs`. */
   inputs: Record<string, unknown>;
+  /** The sealed values of the run's secret inputs by json_key; null when it has none. */
+  secretInputs: Record<string, string> | null;
   /** 1 on the first claim, 2 after the run was re-queued. */
   attempt: number;
   /** The skill's stored definition (JSON parsed, not yet checked). */
   definition: unknown;
+  /** The owner's skills its `call`s reach, directly or not, by id (stored definitions). */
+  calledSkills: Record<string, unknown>;
 }
 
 /** Who holds a run: every write of a worker is conditional on still holding it. */
@@ -29,6 +36,8 @@ export interface HeldRunState {
   id: string;
   state: StoredRunState;
   workerId: string | null;
+  /** A client asked the run to pause before its next step. */
+  pauseRequested: boolean;
 }
 
 /** The ending a worker writes for a run it holds. */
@@ -41,7 +50,9 @@ type ClaimedRow = {
   owner: string;
   skill_id: string;
   inputs: string;
+  secret_inputs: string | null;
   attempts: number | bigint;
+  skill_version: string | null;
 };
 
 /**
@@ -57,30 +68,42 @@ const CLAIM_OLDEST_QUEUED: Record<
   ) => Promise<ClaimedRow[]>
 > = {
   // SQLite runs the statement under its single write lock, so the row the sub-select finds is
-  // the row updated and no other worker can take it in between.
+  // the row updated and no other worker can take it in between. The outer `state IS NULL` is
+  // the state machine's condition in the statement that writes, as every run write has it.
   sqlite: (db, workerId, leaseExpiresAt) => db.$queryRaw<ClaimedRow[]>`
     UPDATE "runs" SET "state" = 'play', "worker_id" = ${workerId},
-        "lease_expires_at" = ${leaseExpiresAt}, "attempts" = "attempts" + 1
-      WHERE "id" = (SELECT "id" FROM "runs" WHERE "state" IS NULL
+        "lease_expires_at" = ${leaseExpiresAt}, "attempts" = "attempts" + 1,
+        "effects_step" = NULL, "paused_for" = NULL, "pause_requested" = false,
+        "resume_input" = NULL, "skill_version" = (SELECT "definition_hash" FROM "skills"
+          WHERE "skills"."owner" = "runs"."owner" AND "skills"."id" = "runs"."skill_id")
+      WHERE "state" IS NULL
+        AND "id" = (SELECT "id" FROM "runs" WHERE "state" IS NULL
                     ORDER BY "created_at", "id" LIMIT 1)
-      RETURNING "id", "owner", "skill_id", "inputs", "attempts"`,
+      RETURNING "id", "owner", "skill_id", "inputs", "secret_inputs", "attempts", "skill_version"`,
   // PostgreSQL lets writers run side by side: the sub-select locks the row it picks and skips
   // rows other workers' claims hold locked, so concurrent claims take different runs instead
   // of queueing behind (or both winning) the same one. The lock holds until the transaction,
-  // with its run_claimed event, commits.
+  // with its run_claimed event, commits. The outer `state IS NULL` is checked again on the row
+  // as it is when updated: a cancel committed in between leaves it alone.
   postgres: (db, workerId, leaseExpiresAt) => db.$queryRaw<ClaimedRow[]>`
     UPDATE "runs" SET "state" = 'play', "worker_id" = ${workerId},
-        "lease_expires_at" = ${leaseExpiresAt}, "attempts" = "attempts" + 1
-      WHERE "id" = (SELECT "id" FROM "runs" WHERE "state" IS NULL
+        "lease_expires_at" = ${leaseExpiresAt}, "attempts" = "attempts" + 1,
+        "effects_step" = NULL, "paused_for" = NULL, "pause_requested" = false,
+        "resume_input" = NULL, "skill_version" = (SELECT "definition_hash" FROM "skills"
+          WHERE "skills"."owner" = "runs"."owner" AND "skills"."id" = "runs"."skill_id")
+      WHERE "state" IS NULL
+        AND "id" = (SELECT "id" FROM "runs" WHERE "state" IS NULL
                     ORDER BY "created_at", "id" LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING "id", "owner", "skill_id", "inputs", "attempts"`,
+      RETURNING "id", "owner", "skill_id", "inputs", "secret_inputs", "attempts", "skill_version"`,
 };
 
 /**
  * The worker's side of runs: claiming, leases, data, endings and recovery of runs whose worker
  * died. Every change is one conditional UPDATE whose WHERE holds the state machine's allowed
- * sources (domain/run-state-machine.ts), so a terminal run is never changed and two workers
- * never both win the same run. Events that record a change are written in the same
+ * sources (domain/run-state-machine.ts), none of them terminal, so races resolve in the
+ * database: once a run is finish, reset, cancel or timeout, no write here touches its row again
+ * (terminal is final: its state, data and end_time are what the first client to see it saw), and
+ * two workers never both win the same run. Events that record a change are written in the same
  * transaction, only when the change happened.
  */
 export class RunExecutionRepository {
@@ -118,16 +141,51 @@ export class RunExecutionRepository {
     if (claimed === null) return null;
     const skill = await this.prisma.skill.findUnique({
       where: { owner_id: { owner: claimed.owner, id: claimed.skill_id } },
-      select: { definition: true },
+      select: { definition: true, definitionHash: true },
     });
+    const definition = skill ? fromJsonColumn<unknown>(skill.definition) : null;
+    if (skill && skill.definitionHash !== claimed.skill_version) {
+      // Replaced between the claim and this read (PostgreSQL lets a PUT commit in between): the
+      // run executes what was read here, and names that version.
+      await this.prisma.run.updateMany({
+        where: { id: claimed.id, workerId, state: "play" },
+        data: { skillVersion: skill.definitionHash },
+      });
+    }
     return {
       id: claimed.id,
       owner: claimed.owner,
       skillId: claimed.skill_id,
       inputs: fromJsonColumn<Record<string, unknown>>(claimed.inputs),
+      secretInputs: fromJsonColumn<Record<string, string>>(claimed.secret_inputs),
       attempt: claimed.attempt,
-      definition: skill ? fromJsonColumn<unknown>(skill.definition) : null,
+      definition,
+      calledSkills: await this.calledSkills(claimed.owner, definition),
     };
+  }
+
+  /**
+   * The skills a definition reaches through `call`, read level by level. A skill named but not
+   * stored is left out: the call fails when the run reaches it, saying so.
+   */
+  private async calledSkills(owner: string, definition: unknown): Promise<Record<string, unknown>> {
+    const found: Record<string, unknown> = {};
+    let wanted = new Set(skillCalls(definition).map((call) => call.skill));
+    // Imports refuse cycles and the engine stops calls 8 deep; the bound only guards the read.
+    for (let depth = 0; depth < MAX_CALL_DEPTH && wanted.size > 0; depth += 1) {
+      const rows = await this.prisma.skill.findMany({
+        where: { owner, id: { in: [...wanted] } },
+        select: { id: true, definition: true },
+      });
+      const next = new Set<string>();
+      for (const row of rows) {
+        const called = fromJsonColumn<unknown>(row.definition);
+        found[row.id] = called;
+        for (const call of skillCalls(called)) if (!(call.skill in found)) next.add(call.skill);
+      }
+      wanted = next;
+    }
+    return found;
   }
 
   /** Extends the lease of every run in `runIds` that `workerId` still holds. */
@@ -144,7 +202,7 @@ export class RunExecutionRepository {
     if (runIds.length === 0) return [];
     const rows = await this.prisma.run.findMany({
       where: { id: { in: runIds } },
-      select: { id: true, state: true, workerId: true },
+      select: { id: true, state: true, workerId: true, pauseRequested: true },
     });
     return rows.map((row) => ({ ...row, state: row.state as StoredRunState }));
   }
@@ -174,17 +232,102 @@ export class RunExecutionRepository {
   }
 
   /**
-   * Records where a cancelled run stopped (`run_cancelled`): the cancel itself was the API's
-   * write, so the run is in `cancel`, still naming this worker. False when it is not.
+   * Records, before the step begins, that the run may have had effects from now on (the first
+   * step with effects of this attempt, `stepLabel`): a run whose worker is then lost is not run
+   * again. False when the run was no longer held: then the step must not begin.
    */
-  async recordCancelled(holder: Holder, event: NewRunEvent): Promise<boolean> {
+  async markEffects(holder: Holder, stepLabel: string): Promise<boolean> {
+    const { count } = await this.prisma.run.updateMany({
+      where: { id: holder.runId, workerId: holder.workerId, state: { in: [...RUNNING] } },
+      data: { effectsStep: stepLabel },
+    });
+    return count === 1;
+  }
+
+  /**
+   * Moves a run the worker holds from play to pause, keeping why (`pausedFor`, which the API
+   * checks a resume against) and recording `run_paused`; a pending pause request is used up.
+   * A pause a client asked for is written only while the request stands: `called_off` when the
+   * client resumed before it (the run goes on), `not_held` when the run is no longer the
+   * worker's or no longer in play (cancelled meanwhile).
+   */
+  async pause(
+    holder: Holder,
+    pausedFor: PausedFor,
+    event: NewRunEvent,
+  ): Promise<"paused" | "called_off" | "not_held"> {
+    return this.prisma.$transaction(async (tx) => {
+      const held = { id: holder.runId, workerId: holder.workerId, state: "play" };
+      const requested = pausedFor.reason === "requested";
+      const { count } = await tx.run.updateMany({
+        where: { ...held, ...(requested && { pauseRequested: true }) },
+        data: {
+          state: "pause",
+          pausedFor: toJsonColumn(pausedFor),
+          pauseRequested: false,
+          resumeInput: null,
+        },
+      });
+      if (count === 1) {
+        await tx.runEvent.create({ data: toRunEventRow(event) });
+        return "paused";
+      }
+      if (requested && (await tx.run.count({ where: held })) === 1) return "called_off";
+      return "not_held";
+    });
+  }
+
+  /**
+   * Moves a run the worker holds from pause back to play without an answer (the step that waited
+   * gave up), recording `event`. False when it was not paused under this worker (a client
+   * resumed it, or it ended).
+   */
+  async unpause(holder: Holder, event: NewRunEvent): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const { count } = await tx.run.updateMany({
-        where: { id: holder.runId, workerId: holder.workerId, state: "cancel" },
-        data: { workerId: holder.workerId },
+        where: { id: holder.runId, workerId: holder.workerId, state: "pause" },
+        data: { state: "play", pausedFor: null },
       });
       if (count === 1) await tx.runEvent.create({ data: toRunEventRow(event) });
       return count === 1;
+    });
+  }
+
+  /**
+   * What a client resumed the run with, once the API has moved it back to play: taken (so it is
+   * read once) and `run_resumed` recorded. Null while the run is still paused, or not held.
+   */
+  async takeResume(holder: Holder, event: NewRunEvent): Promise<ResumeInput | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const held = { id: holder.runId, workerId: holder.workerId, state: "play" };
+      const row = await tx.run.findFirst({
+        where: { ...held, resumeInput: { not: null } },
+        select: { resumeInput: true },
+      });
+      if (row?.resumeInput == null) return null;
+      const { count } = await tx.run.updateMany({
+        where: { ...held, resumeInput: row.resumeInput },
+        data: { resumeInput: null },
+      });
+      if (count !== 1) return null;
+      await tx.runEvent.create({ data: toRunEventRow(event) });
+      return fromJsonColumn<ResumeInput>(row.resumeInput);
+    });
+  }
+
+  /**
+   * Records where a cancelled run stopped (`run_cancelled`): the cancel itself was the API's
+   * write, so the run is in `cancel`, still naming this worker. False when it is not. Only the
+   * event is written: the run is terminal, and a terminal run's row is never written again
+   * (reading it is enough, since nothing can move it out of `cancel` or change its worker).
+   */
+  async recordCancelled(holder: Holder, event: NewRunEvent): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const cancelled = await tx.run.count({
+        where: { id: holder.runId, workerId: holder.workerId, state: "cancel" },
+      });
+      if (cancelled === 1) await tx.runEvent.create({ data: toRunEventRow(event) });
+      return cancelled === 1;
     });
   }
 
@@ -201,7 +344,14 @@ export class RunExecutionRepository {
     return this.prisma.$transaction(async (tx) => {
       const { count } = await tx.run.updateMany({
         where: { id: holder.runId, workerId: holder.workerId, ...stateIn(sourcesOf(to)) },
-        data: { state: to, endTime: event.at, data: toJsonColumn(data), leaseExpiresAt: null },
+        // An ended run needs its secret inputs no more.
+        data: {
+          state: to,
+          endTime: event.at,
+          data: toJsonColumn(data),
+          leaseExpiresAt: null,
+          secretInputs: null,
+        },
       });
       if (count === 1) await tx.runEvent.create({ data: toRunEventRow(event) });
       return count === 1;
@@ -231,14 +381,22 @@ export class RunExecutionRepository {
 
   /**
    * Recovers runs whose worker stopped renewing its lease: re-queued while they have been
-   * claimed fewer than `maxAttempts` times, otherwise ended in `reset` with an error saying the
-   * worker was lost. Returns how many runs were recovered.
+   * claimed fewer than `maxAttempts` times and began no step with effects (see `markEffects`),
+   * otherwise ended in `reset` with an error naming the step the worker was lost in. Returns
+   * how many runs were recovered.
    */
   async recoverLost(maxAttempts: number): Promise<number> {
     const now = this.clock.now();
     const expired = await this.prisma.run.findMany({
       where: { state: { in: [...RUNNING] }, leaseExpiresAt: { lt: now } },
-      select: { id: true, workerId: true, attempts: true, data: true, leaseExpiresAt: true },
+      select: {
+        id: true,
+        workerId: true,
+        attempts: true,
+        data: true,
+        leaseExpiresAt: true,
+        effectsStep: true,
+      },
       take: 100,
     });
     let recovered = 0;
@@ -249,16 +407,23 @@ export class RunExecutionRepository {
         select: { stepLabel: true },
       });
       const lost = `worker ${run.workerId ?? "?"} was lost: it stopped renewing its lease (expired ${run.leaseExpiresAt?.toISOString()})`;
-      const requeue = run.attempts < maxAttempts;
-      const message = requeue
-        ? `${lost}; the run was re-queued (attempt ${run.attempts} of ${maxAttempts})`
-        : `${lost}; attempt ${run.attempts} of ${maxAttempts}, so the run was reset`;
-      const error = { step: lastStep?.stepLabel ?? null, message };
+      // The step log may lag behind the mark, which was written before its step began.
+      const step = lastStep?.stepLabel ?? run.effectsStep;
+      const requeue = run.attempts < maxAttempts && run.effectsStep === null;
+      const message =
+        run.effectsStep !== null
+          ? `worker lost during step ${step}; not re-run because it may have had effects (${lost}; a skill with on_worker_loss: restart is re-run instead)`
+          : requeue
+            ? `${lost}; the run was re-queued (attempt ${run.attempts} of ${maxAttempts})`
+            : `${lost}; attempt ${run.attempts} of ${maxAttempts}, so the run was reset`;
+      const error = { step, message };
       const changed = await this.prisma.$transaction(async (tx) => {
         const where = {
           id: run.id,
           workerId: run.workerId,
           leaseExpiresAt: { lt: now },
+          // A mark written since it was read makes the re-queue match nothing.
+          ...(requeue && { effectsStep: null }),
           ...stateIn(sourcesOf(requeue ? null : "reset")),
         };
         const { count } = requeue
@@ -272,6 +437,7 @@ export class RunExecutionRepository {
                 state: "reset",
                 endTime: now,
                 leaseExpiresAt: null,
+                secretInputs: null,
                 data: toJsonColumn({ ...fromJsonColumn<object>(run.data), error }),
               },
             });
@@ -283,7 +449,11 @@ export class RunExecutionRepository {
               type: "worker_lost",
               attempt: run.attempts,
               message,
-              data: { worker: run.workerId, requeued: requeue },
+              data: {
+                worker: run.workerId,
+                requeued: requeue,
+                ...(run.effectsStep !== null && { effects_step: run.effectsStep }),
+              },
             }),
           });
         }

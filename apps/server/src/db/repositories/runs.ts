@@ -1,9 +1,13 @@
-import type { RunSession, RunState } from "../../domain/api-types.js";
+import type { components } from "@skillrun/contract";
+import type { Input, RunSession, RunState } from "../../domain/api-types.js";
 import type { Clock } from "../../domain/clock.js";
 import type { Cursor } from "../../domain/cursor.js";
+import { IDEMPOTENCY_KEY_TTL_MS, requestIdentity } from "../../domain/idempotency.js";
 import { newRunId } from "../../domain/ids.js";
-import { sourcesOf } from "../../domain/run-state-machine.js";
-import type { RunSignals } from "../../worker/run-signals.js";
+import { type StoredRunState, sourcesOf } from "../../domain/run-state-machine.js";
+import type { SecretBox } from "../../secrets/secret-box.js";
+import { sealSecretInputs } from "../../secrets/secret-inputs.js";
+import type { ChangeClient, RunSignals } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import { keysetPage } from "./keyset-page.js";
@@ -11,10 +15,38 @@ import { stateIn } from "./run-state-filter.js";
 
 export interface RunListQuery {
   skillId?: string;
-  states?: RunState[];
+  /** Only runs in one of these states; null stands for queued runs. */
+  states?: StoredRunState[];
   limit: number;
   after?: Cursor;
 }
+
+type RunSkillRequest = components["schemas"]["RunSkillRequest"];
+
+/** A run to queue: whose, of which skill, with its checked inputs. */
+export interface NewRun {
+  owner: string;
+  skill: { id: string; name: string; inputs?: readonly Input[] };
+  inputs: Record<string, unknown>;
+}
+
+/** An `Idempotency-Key` and the request it came with. */
+export interface Idempotency {
+  key: string;
+  request: RunSkillRequest;
+}
+
+/**
+ * What a request with an `Idempotency-Key` comes to: a new run, the run an earlier request with
+ * the key and the same body started, or nothing because the key came with another body.
+ */
+export type KeyedStart =
+  | { outcome: "started"; run: RunSession }
+  | { outcome: "replayed"; run: RunSession }
+  | { outcome: "reused" };
+
+// How often a process deletes expired idempotency keys, at most.
+const KEY_SWEEP_INTERVAL_MS = 60_000;
 
 type RunRow = {
   id: string;
@@ -28,6 +60,7 @@ type RunRow = {
   createdAt: Date;
   startTime: Date;
   endTime: Date | null;
+  skillVersion: string | null;
 };
 
 function toRunSession(row: RunRow): RunSession {
@@ -43,42 +76,157 @@ function toRunSession(row: RunRow): RunSession {
     state: row.state as RunState | null,
     inputs: fromJsonColumn<Record<string, unknown>>(row.inputs),
     data: fromJsonColumn<Record<string, unknown>>(row.data),
+    x_skill_version: row.skillVersion,
   };
 }
 
 /** Runs, always read and changed within one owner. */
 export class RunRepository {
+  /** When this process may next delete expired idempotency keys (epoch ms of the clock). */
+  private nextKeySweep = 0;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
     private readonly signals: RunSignals,
+    /** Seals the values of secret inputs. */
+    private readonly box: SecretBox,
   ) {}
 
-  /** Queues a run: state null, accepted (and started) now; the workers are told. */
-  async create(input: {
-    owner: string;
-    skill: { id: string; name: string };
-    inputs: Record<string, unknown>;
-  }): Promise<RunSession> {
+  /**
+   * Queues a run: state null, accepted (and started) now; the workers are told. The values of
+   * the inputs the skill declares secret are stored sealed, and as `***` in the run's inputs.
+   */
+  async create(input: NewRun): Promise<RunSession> {
     const now = this.clock.now();
+    const id = newRunId();
     const row = await this.signals.change(async (db) => ({
-      value: await db.run.create({
-        data: {
-          id: newRunId(),
-          owner: input.owner,
-          skillId: input.skill.id,
-          name: input.skill.name,
-          state: null,
-          environment: "cloud",
-          inputs: toJsonColumn(input.inputs),
-          data: null,
-          createdAt: now,
-          startTime: now,
-        },
-      }),
+      value: await this.insert(db, id, now, input),
       signal: { type: "queued" },
     }));
     return toRunSession(row);
+  }
+
+  /**
+   * Queues a run as `create` does, unless the owner's `key` already started one within its 24
+   * hours: then nothing is written and the answer is that run (the same request) or `reused`
+   * (another request). The key row is written first and with the run, in one transaction, so
+   * that of concurrent requests with one key the primary key lets exactly one start a run; the
+   * others wait for it to commit and answer its run.
+   */
+  async createOnce(input: NewRun, idempotency: Idempotency): Promise<KeyedStart> {
+    const now = this.clock.now();
+    await this.sweepExpiredKeys(now);
+    const requestHash = this.requestHashOf(input.owner, idempotency);
+    const cutoff = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS);
+    // A second try only when the live key was swept between the two statements (see below).
+    for (let attempt = 1; ; attempt++) {
+      const id = newRunId();
+      const written = await this.signals.change<
+        { run: RunRow } | { earlier: { runId: string; requestHash: string } | null }
+      >(
+        async (db) => {
+          // One statement for both flavours: a new key is inserted, an expired one taken over,
+          // a live one left as it is (no row changed).
+          const claimed = await db.$executeRaw`
+            INSERT INTO "idempotency_keys" ("owner", "key", "request_hash", "run_id", "created_at")
+              VALUES (${input.owner}, ${idempotency.key}, ${requestHash}, ${id}, ${now})
+            ON CONFLICT ("owner", "key") DO UPDATE SET
+                "request_hash" = excluded."request_hash", "run_id" = excluded."run_id",
+                "created_at" = excluded."created_at"
+              WHERE "idempotency_keys"."created_at" <= ${cutoff}`;
+          if (claimed === 0) {
+            const earlier = await db.idempotencyKey.findUnique({
+              where: { owner_key: { owner: input.owner, key: idempotency.key } },
+            });
+            return { value: { earlier } };
+          }
+          return {
+            value: { run: await this.insert(db, id, now, input) },
+            signal: { type: "queued" },
+          };
+        },
+        { atomic: true },
+      );
+      if ("run" in written) return { outcome: "started", run: toRunSession(written.run) };
+      if (written.earlier !== null) {
+        return this.answerEarlier(input.owner, written.earlier, requestHash);
+      }
+      // The key was live at the INSERT and gone at the read: another process's sweep, its clock
+      // a moment ahead, removed it. It is free now.
+      if (attempt === 2) throw new Error(`idempotency key of ${input.owner} keeps vanishing`);
+    }
+  }
+
+  /**
+   * What a live `key` of the owner answers for this request (its run, or `reused`); null when the
+   * key is new or expired, and the request should go on to `createOnce`.
+   */
+  async replay(owner: string, idempotency: Idempotency): Promise<KeyedStart | null> {
+    const row = await this.prisma.idempotencyKey.findUnique({
+      where: { owner_key: { owner, key: idempotency.key } },
+    });
+    const cutoff = this.clock.now().getTime() - IDEMPOTENCY_KEY_TTL_MS;
+    if (row === null || row.createdAt.getTime() <= cutoff) return null;
+    return this.answerEarlier(owner, row, this.requestHashOf(owner, idempotency));
+  }
+
+  private async answerEarlier(
+    owner: string,
+    earlier: { runId: string; requestHash: string },
+    requestHash: string,
+  ): Promise<KeyedStart> {
+    if (earlier.requestHash !== requestHash) return { outcome: "reused" };
+    const run = await this.get(owner, earlier.runId);
+    // The key row is written with its run and runs are never deleted.
+    if (run === null) throw new Error(`the run ${earlier.runId} of an idempotency key is missing`);
+    return { outcome: "replayed", run };
+  }
+
+  /** The request's digest for the owner and key: secret inputs' values are in it, undisclosed. */
+  private requestHashOf(owner: string, idempotency: Idempotency): string {
+    return this.box.digest(requestIdentity(idempotency.request), [
+      "idempotency_key",
+      owner,
+      idempotency.key,
+    ]);
+  }
+
+  /**
+   * Deletes every expired key, at most once per KEY_SWEEP_INTERVAL_MS of this process: expired
+   * keys are ignored anyway; this keeps them from piling up.
+   */
+  private async sweepExpiredKeys(now: Date): Promise<void> {
+    if (now.getTime() < this.nextKeySweep) return;
+    this.nextKeySweep = now.getTime() + KEY_SWEEP_INTERVAL_MS;
+    await this.prisma.idempotencyKey.deleteMany({
+      where: { createdAt: { lte: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS) } },
+    });
+  }
+
+  /** Writes the queued run; secret inputs' values sealed, `***` in its inputs. */
+  private insert(db: ChangeClient, id: string, now: Date, input: NewRun) {
+    const { inputs, sealed } = sealSecretInputs(
+      this.box,
+      id,
+      input.skill.inputs ?? [],
+      input.inputs,
+    );
+    return db.run.create({
+      data: {
+        id,
+        owner: input.owner,
+        skillId: input.skill.id,
+        name: input.skill.name,
+        state: null,
+        environment: "cloud",
+        inputs: toJsonColumn(inputs),
+        secretInputs: sealed === null ? null : toJsonColumn(sealed),
+        data: null,
+        createdAt: now,
+        startTime: now,
+      },
+    });
   }
 
   async get(owner: string, id: string): Promise<RunSession | null> {
@@ -95,13 +243,20 @@ export class RunRepository {
       where: {
         owner,
         ...(query.skillId !== undefined && { skillId: query.skillId }),
-        ...(query.states !== undefined && { state: { in: query.states } }),
-        ...(query.after && {
-          OR: [
-            { createdAt: { lt: query.after.createdAt } },
-            { createdAt: query.after.createdAt, id: { lt: query.after.id } },
-          ],
-        }),
+        // Both may be an OR of their own.
+        AND: [
+          ...(query.states !== undefined ? [stateIn(query.states)] : []),
+          ...(query.after
+            ? [
+                {
+                  OR: [
+                    { createdAt: { lt: query.after.createdAt } },
+                    { createdAt: query.after.createdAt, id: { lt: query.after.id } },
+                  ],
+                },
+              ]
+            : []),
+        ],
       },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       // One more than the page tells whether another page follows.
@@ -123,7 +278,13 @@ export class RunRepository {
     return this.signals.change(async (db) => {
       const { count } = await db.run.updateMany({
         where: { id, owner, ...stateIn(sourcesOf("cancel")) },
-        data: { state: "cancel", endTime: this.clock.now(), leaseExpiresAt: null },
+        // An ended run needs its secret inputs no more.
+        data: {
+          state: "cancel",
+          endTime: this.clock.now(),
+          leaseExpiresAt: null,
+          secretInputs: null,
+        },
       });
       const row = await db.run.findFirst({ where: { id, owner }, select: { state: true } });
       return {

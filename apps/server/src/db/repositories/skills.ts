@@ -1,5 +1,7 @@
+import { skillCalls } from "@skillrun/engine";
 import type { Input, Skill } from "../../domain/api-types.js";
 import type { Clock } from "../../domain/clock.js";
+import { writtenDefinition } from "../../skills/written-definition.js";
 import type { PrismaClient } from "../database.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 
@@ -25,6 +27,7 @@ type SkillRow = {
   inputs: string;
   createdAt: Date;
   lastModifiedAt: Date;
+  definitionHash: string;
 };
 
 const skillColumns = {
@@ -35,6 +38,7 @@ const skillColumns = {
   inputs: true,
   createdAt: true,
   lastModifiedAt: true,
+  definitionHash: true,
 } as const;
 
 function toSkill(row: SkillRow): Skill {
@@ -46,10 +50,20 @@ function toSkill(row: SkillRow): Skill {
     created_at: row.createdAt.toISOString(),
     last_modified_at: row.lastModifiedAt.toISOString(),
     inputs: fromJsonColumn<Input[]>(row.inputs),
+    x_version: row.definitionHash,
   };
 }
 
-/** Skills, always read within one owner. */
+/** What deleting a skill came to: `called` names the owner's skills whose `call`s need it. */
+export type DeleteOutcome =
+  | { outcome: "deleted" }
+  | { outcome: "not_found" }
+  | { outcome: "called"; by: string[] };
+
+/**
+ * Skills, always read within one owner. A deleted skill keeps its row (its runs name it) with
+ * `deleted_at` set, and every read here passes it by.
+ */
 export class SkillRepository {
   constructor(
     private readonly prisma: PrismaClient,
@@ -57,20 +71,43 @@ export class SkillRepository {
   ) {}
 
   async get(owner: string, id: string): Promise<Skill | null> {
-    const row = await this.prisma.skill.findUnique({
-      where: { owner_id: { owner, id } },
+    const row = await this.prisma.skill.findFirst({
+      where: { owner, id, deletedAt: null },
       select: skillColumns,
     });
     return row ? toSkill(row) : null;
   }
 
+  /**
+   * One skill with its whole definition (`x_definition`) as `GET /skill/{id}` shows it: as
+   * stored, in the form a PUT takes back.
+   */
+  async getWithDefinition(owner: string, id: string): Promise<Skill | null> {
+    const row = await this.prisma.skill.findFirst({
+      where: { owner, id, deletedAt: null },
+      select: { ...skillColumns, definition: true },
+    });
+    if (row === null) return null;
+    const definition = fromJsonColumn<Record<string, unknown>>(row.definition);
+    return { ...toSkill(row), x_definition: writtenDefinition(definition) };
+  }
+
   async list(owner: string): Promise<Skill[]> {
     const rows = await this.prisma.skill.findMany({
-      where: { owner },
+      where: { owner, deletedAt: null },
       orderBy: [{ name: "asc" }, { id: "asc" }],
       select: skillColumns,
     });
     return rows.map(toSkill);
+  }
+
+  /** Every stored definition of `owner`, by skill id (as stored: JSON parsed, not checked). */
+  async definitions(owner: string): Promise<Map<string, unknown>> {
+    const rows = await this.prisma.skill.findMany({
+      where: { owner, deletedAt: null },
+      select: { id: true, definition: true },
+    });
+    return new Map(rows.map((row) => [row.id, fromJsonColumn<unknown>(row.definition)]));
   }
 
   /**
@@ -84,7 +121,7 @@ export class SkillRepository {
       for (const record of records) {
         const existing = await tx.skill.findUnique({
           where: { owner_id: { owner, id: record.id } },
-          select: { definitionHash: true },
+          select: { definitionHash: true, deletedAt: true },
         });
         const columns = {
           name: record.name,
@@ -98,6 +135,13 @@ export class SkillRepository {
             data: { owner, id: record.id, ...columns, createdAt: now, lastModifiedAt: now },
           });
           outcomes.push("created");
+        } else if (existing.deletedAt !== null) {
+          // A deleted skill's id is free again: this is a new skill of that id.
+          await tx.skill.update({
+            where: { owner_id: { owner, id: record.id } },
+            data: { ...columns, createdAt: now, lastModifiedAt: now, deletedAt: null },
+          });
+          outcomes.push("created");
         } else if (existing.definitionHash !== record.definitionHash) {
           await tx.skill.update({
             where: { owner_id: { owner, id: record.id } },
@@ -109,6 +153,33 @@ export class SkillRepository {
         }
       }
       return outcomes;
+    });
+  }
+
+  /**
+   * Deletes a skill: gone for its owner from now on, its runs kept. Refused while another of the
+   * owner's skills calls it (that skill's runs would fail at the call).
+   */
+  async delete(owner: string, id: string): Promise<DeleteOutcome> {
+    const now = this.clock.now();
+    return this.prisma.$transaction(async (tx) => {
+      const live = await tx.skill.findMany({
+        where: { owner, deletedAt: null },
+        select: { id: true, definition: true },
+      });
+      if (!live.some((skill) => skill.id === id)) return { outcome: "not_found" };
+      const by = live
+        .filter((skill) => skill.id !== id)
+        .filter((skill) =>
+          skillCalls(fromJsonColumn<unknown>(skill.definition)).some((c) => c.skill === id),
+        )
+        .map((skill) => skill.id);
+      if (by.length > 0) return { outcome: "called", by };
+      await tx.skill.updateMany({
+        where: { owner, id, deletedAt: null },
+        data: { deletedAt: now },
+      });
+      return { outcome: "deleted" };
     });
   }
 }

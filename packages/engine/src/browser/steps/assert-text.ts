@@ -1,10 +1,11 @@
-import { selector } from "../../definition/schema-parts.js";
+import { frame, selector } from "../../definition/schema-parts.js";
 import { sleep } from "../../run/abort.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
-import { ELEMENT_TIMEOUT_MS, formatWait, stepPage } from "./step-page.js";
+import { stepScope } from "./element-scope.js";
+import { ELEMENT_TIMEOUT_MS, formatWait } from "./step-page.js";
 
-export type AssertTextAction = { selector: string; text: string };
+export type AssertTextAction = { selector: string; text: string; frame?: string };
 
 /** How often the text is read again while it does not match yet. */
 const POLL_MS = 100;
@@ -20,19 +21,23 @@ export const assertTextStep = defineStepKind<AssertTextAction>({
   schema: {
     type: "object",
     required: ["selector", "text"],
-    properties: { selector, text: { type: "string", description: "Must occur in the text." } },
+    properties: {
+      selector,
+      text: { type: "string", description: "Text the element's text must contain." },
+      frame,
+    },
     additionalProperties: false,
   },
   browser: true,
   async run(action, context) {
     const selector = await context.render(action.selector);
     const expected = await context.render(action.text);
-    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
-    const target = page.locator(selector).first();
+    const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    const target = scope.locator(selector).first();
     const deadline = Date.now() + timeout;
     const mismatch = (text: string) =>
       new Error(
-        `"${selector}" does not contain ${JSON.stringify(expected)} (waited ${formatWait(timeout)}); its text is ${quote(text)}`,
+        `${scope.name(selector)} does not contain ${JSON.stringify(expected)} (waited ${formatWait(timeout)}); its text is ${quote(text)}`,
       );
     // The last text read: when a later read runs out of time (a slow page, a busy machine), the
     // mismatch seen is the failure to report, not the read that could not finish.
@@ -41,7 +46,7 @@ export const assertTextStep = defineStepKind<AssertTextAction>({
       const left = Math.max(1, deadline - Date.now());
       let text: string;
       try {
-        text = await actOn(context, page, selector, "read", timeout, () =>
+        text = await actOn(context, scope, selector, "read", timeout, () =>
           // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; the rendered text is what a person sees
           target.innerText({ timeout: left, signal: context.signal }),
         );

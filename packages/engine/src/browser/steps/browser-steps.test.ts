@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,7 +49,7 @@ describe("browser steps", () => {
   timeout: 1s
   assert_text: { selector: "#status", text: "Approved" }
 `,
-        { base: site.base, browser: test.browser.access },
+        { base: site.base, browser: test.browser.access, files: test.files },
       );
       expect(result.outcome).toBe("failed");
       expect(result.data).toMatchObject({
@@ -60,20 +61,28 @@ describe("browser steps", () => {
         searched_again: "Searched for boots",
         // JSONata flattens the two lists of selected values into one.
         picked: ["m", "l"],
-        picture: { file: "1-shot.png", width: 800, height: 600 },
+        picture: {
+          file: "screenshot-1-shot.png",
+          width: 800,
+          height: 600,
+          content_type: "image/png",
+        },
       });
       expect(result.outcome === "failed" && result.error).toEqual({
         step: "approved",
-        message:
-          '"#status" does not contain "Approved" (waited 900ms); its text is "Pending review"',
+        message: expect.stringMatching(
+          /^"#status" does not contain "Approved" \(waited [1-9]00ms\); its text is "Pending review"$/,
+        ),
       });
       const steps = result.events.filter((event) => event.type === "step_finished");
       expect(steps).toHaveLength(21);
 
-      const png = await readFile(join(test.screenshotDir, "1-shot.png"));
+      const png = await readFile(join(test.filesDir, "screenshot-1-shot.png"));
       expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
       expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([800, 600]);
-      expect(result.data.picture).toMatchObject({ bytes: png.length });
+      const sha256 = createHash("sha256").update(png).digest("hex");
+      expect(result.data.picture).toMatchObject({ bytes: png.length, sha256 });
+      expect(test.files.list().map((file) => file.name)).toEqual(["screenshot-1-shot.png"]);
     } finally {
       await test.dispose();
     }
@@ -93,7 +102,10 @@ describe("browser steps", () => {
       );
       expect(result.outcome === "failed" && result.error).toEqual({
         step: "submit",
-        message: 'no element matches "#missing-button" (waited 1.8s)',
+        // 1.8 s at most: time spent getting the page counts against the step's 2 s.
+        message: expect.stringMatching(
+          /^no element matches "#missing-button" \(waited 1\.[0-8]s\)$/,
+        ),
       });
       // The same page, as a second run would find it: an element that never becomes ready.
       const disabled = await runSkill(
@@ -151,8 +163,10 @@ describe("browser steps", () => {
       );
       expect(result.outcome === "failed" && result.error).toEqual({
         step: "approved",
-        message:
-          '"#status" does not contain "Approved" (waited 3.6s); its text is "Pending review"',
+        // 3.6 s at most: time spent getting the page counts against the step's 4 s.
+        message: expect.stringMatching(
+          /^"#status" does not contain "Approved" \(waited 3\.[0-6]s\); its text is "Pending review"$/,
+        ),
       });
     } finally {
       await test.dispose();
@@ -176,8 +190,8 @@ describe("browser steps", () => {
     }
   });
 
-  it("a screenshot without a screenshot folder fails before Chromium starts", async () => {
-    const test = await testBrowser({ screenshotDir: undefined });
+  it("a screenshot without run files fails before Chromium starts", async () => {
+    const test = await testBrowser();
     try {
       const result = await runSkill("- screenshot:\n", {
         base: site.base,
@@ -185,7 +199,7 @@ describe("browser steps", () => {
       });
       expect(result.outcome === "failed" && result.error).toEqual({
         step: "step 1 (screenshot)",
-        message: "screenshots are not kept by this runner (no screenshot folder is set)",
+        message: 'files are not kept by this runner (step kind "screenshot")',
       });
       expect(test.processes.count()).toBe(0);
     } finally {

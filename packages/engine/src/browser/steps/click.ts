@@ -1,24 +1,25 @@
-import { selector } from "../../definition/schema-parts.js";
+import { frame, selector } from "../../definition/schema-parts.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
-import { ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+import { stepScope } from "./element-scope.js";
+import { ELEMENT_TIMEOUT_MS } from "./step-page.js";
 
-export type ClickAction = { selector: string };
+export type ClickAction = { selector: string; frame?: string };
 
 /** Clicks the first element matching the selector, once it is visible, enabled and still. */
 export const clickStep = defineStepKind<ClickAction>({
   schema: {
     type: "object",
     required: ["selector"],
-    properties: { selector },
+    properties: { selector, frame },
     additionalProperties: false,
   },
   browser: true,
   async run(action, context) {
     const selector = await context.render(action.selector);
-    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
-    await actOn(context, page, selector, "click", timeout, () =>
-      page.locator(selector).first().click({ timeout, signal: context.signal }),
+    const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    await actOn(context, scope, selector, "click", timeout, () =>
+      scope.locator(selector).first().click({ timeout, signal: context.signal }),
     );
     return null;
   },

@@ -1,9 +1,10 @@
-import { ref, selector, text } from "../../definition/schema-parts.js";
+import { frame, ref, saveTarget, selector, text } from "../../definition/schema-parts.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
+import { stepScope } from "./element-scope.js";
 import { noMatch } from "./failures.js";
 import { type ReadSpec, readMatches } from "./read-matches.js";
-import { ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+import { ELEMENT_TIMEOUT_MS } from "./step-page.js";
 
 /** A field of `fields`: a selector relative to the matched element, or one with an attribute. */
 export type ExtractField = string | { selector: string; attribute?: string };
@@ -14,6 +15,7 @@ export type ExtractAction = {
   attribute?: string;
   all?: boolean;
   fields?: Record<string, ExtractField>;
+  frame?: string;
 };
 
 const field = {
@@ -42,7 +44,7 @@ export const extractStep = defineStepKind<ExtractAction>({
     required: ["selector"],
     properties: {
       selector,
-      save_as: ref("identifier"),
+      save_as: saveTarget,
       attribute: { ...text, description: "Reads this attribute instead of the text." },
       all: {
         type: "boolean",
@@ -56,6 +58,7 @@ export const extractStep = defineStepKind<ExtractAction>({
         additionalProperties: field,
         description: "Reads an object per match: each field a selector inside the match.",
       },
+      frame,
     },
     additionalProperties: false,
     // `properties` restated so ajv's strict mode sees the required keys defined.
@@ -78,9 +81,9 @@ export const extractStep = defineStepKind<ExtractAction>({
         };
       }
     }
-    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
-    const matches = page.locator(selector);
-    const value = await actOn(context, page, selector, "read", timeout, async () => {
+    const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    const matches = scope.locator(selector);
+    const value = await actOn(context, scope, selector, "read", timeout, async () => {
       // One page evaluation reads every match: a call per element would be slow on long lists,
       // and each would add its own listener to the step's signal.
       if (action.all === true) return matches.evaluateAll(readMatches, spec);
@@ -89,10 +92,10 @@ export const extractStep = defineStepKind<ExtractAction>({
       await matches.first().waitFor({ state: "attached", timeout, signal: context.signal });
       const [first] = await matches.first().evaluateAll(readMatches, spec);
       // It matched a moment ago; gone since, it is as if it never had.
-      if (first === undefined) throw noMatch(selector, timeout);
+      if (first === undefined) throw noMatch(selector, timeout, scope);
       return first;
     });
-    if (action.save_as !== undefined) context.save({ [action.save_as]: value });
+    if (action.save_as !== undefined) context.saveAs(action.save_as, value);
     return value;
   },
 });

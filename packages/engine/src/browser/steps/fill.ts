@@ -1,12 +1,13 @@
 import { selectorAndValue } from "../../definition/schema-parts.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
-import { ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+import { stepScope } from "./element-scope.js";
+import { ELEMENT_TIMEOUT_MS } from "./step-page.js";
 
 /** A value typed into a field; numbers and booleans are typed as their text. */
 export type FieldValue = string | number | boolean;
 
-export type FillAction = { selector: string; value: FieldValue };
+export type FillAction = { selector: string; value: FieldValue; frame?: string };
 
 /** Replaces the value of the first field matching the selector; numbers and booleans as text. */
 export const fillStep = defineStepKind<FillAction>({
@@ -15,9 +16,9 @@ export const fillStep = defineStepKind<FillAction>({
   async run(action, context) {
     const selector = await context.render(action.selector);
     const value = await fieldText(action.value, context.render);
-    const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
-    await actOn(context, page, selector, "fill", timeout, () =>
-      page.locator(selector).first().fill(value, { timeout, signal: context.signal }),
+    const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    await actOn(context, scope, selector, "fill", timeout, () =>
+      scope.locator(selector).first().fill(value, { timeout, signal: context.signal }),
     );
     return null;
   },

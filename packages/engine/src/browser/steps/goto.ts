@@ -43,7 +43,13 @@ export const gotoStep = defineStepKind<GotoAction>({
         throw new Error(`goto ${url}: the page did not load within ${formatWait(timeout)}`);
       }
       // e.g. `page.goto: net::ERR_CONNECTION_REFUSED at http://…`
-      throw new Error(`goto ${url} failed: ${withoutApiName(firstLine(error))}`);
+      const reason = withoutApiName(firstLine(error));
+      if (/^Download is starting/i.test(reason)) {
+        throw new Error(
+          `goto ${url}: the address answers with a file to download, not a page; use download: { url: "${url}" } to keep it as a run file`,
+        );
+      }
+      throw new Error(`goto ${url} failed: ${reason}`);
     }
     // A redirect to where the network policy forbids: the browser's proxy answered instead.
     const refusal = response?.headers()[REFUSED_HEADER];

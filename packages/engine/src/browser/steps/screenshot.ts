@@ -1,6 +1,5 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { ref } from "../../definition/schema-parts.js";
+import { saveTarget } from "../../definition/schema-parts.js";
+import { filesOf } from "../../files/files-of.js";
 import { raceAbort } from "../../run/abort.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { firstLine, withoutApiName } from "../error-text.js";
@@ -13,31 +12,30 @@ const LABEL_CHARS = 60;
 
 /** What a screenshot step gives (and saves under `save_as`). */
 export interface ScreenshotResult {
-  /** The file's name within the run's screenshot folder, e.g. `3-after_login.png`. */
+  /** The run file's name, e.g. `screenshot-3-after_login.png`. */
   file: string;
   width: number;
   height: number;
   bytes: number;
+  content_type: string;
+  sha256: string;
 }
 
 /**
- * Takes a PNG of the viewport (or the whole page with `full_page`) and writes it to the screenshot
- * folder as `<n>-<step label>.png`, n counting the run's screenshots from 1.
+ * Takes a PNG of the viewport (or the whole page with `full_page`) and keeps it as a run file
+ * `screenshot-<n>-<step label>.png`, n counting the run's screenshots from 1.
  */
 export const screenshotStep = defineStepKind<ScreenshotAction>({
   schema: {
     type: ["object", "null"],
-    properties: { save_as: ref("identifier"), full_page: { type: "boolean", default: false } },
+    properties: { save_as: saveTarget, full_page: { type: "boolean", default: false } },
     additionalProperties: false,
   },
   browser: true,
   async run(action, context) {
     const access = browserOf(context);
-    const folder = access.screenshotDir;
-    // Checked before the browser starts: without a folder nothing could be kept.
-    if (folder === undefined) {
-      throw new Error("screenshots are not kept by this runner (no screenshot folder is set)");
-    }
+    // Checked before the browser starts: without run files nothing could be kept.
+    const files = filesOf(context);
     const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
     let png: Buffer;
     try {
@@ -48,11 +46,16 @@ export const screenshotStep = defineStepKind<ScreenshotAction>({
       if (context.signal.aborted) throw error;
       throw new Error(`could not take a screenshot: ${withoutApiName(firstLine(error))}`);
     }
-    const file = `${access.nextScreenshotNumber()}-${fileLabel(context.step.label)}.png`;
-    await mkdir(folder, { recursive: true });
-    await writeFile(join(folder, file), png);
-    const result: ScreenshotResult = { file, ...pngSize(png), bytes: png.length };
-    if (action?.save_as !== undefined) context.save({ [action.save_as]: result });
+    const wanted = `screenshot-${access.nextScreenshotNumber()}-${fileLabel(context.step.label)}.png`;
+    const stored = await files.write(wanted, png, "image/png");
+    const result: ScreenshotResult = {
+      file: stored.name,
+      ...pngSize(png),
+      bytes: stored.bytes,
+      content_type: stored.content_type,
+      sha256: stored.sha256,
+    };
+    if (action?.save_as !== undefined) context.saveAs(action.save_as, result);
     return result;
   },
 });

@@ -1,5 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { FILE_ROUTES } from "./fixture-files.js";
+import { INTERACTION_PAGES } from "./interaction-pages.js";
 
 /** Rows of the invoice table: enough to show a list read at once (60 > Node's 10 listeners). */
 export const INVOICE_ROWS = 60;
@@ -15,6 +17,19 @@ function invoicePage(): string {
 <table id="invoices"><thead><tr><th>Number</th><th>Amount</th><th></th></tr></thead>
 <tbody>${rows.join("\n")}</tbody></table>
 <table id="empty"><tbody></tbody></table>`;
+}
+
+/** Pages of a paged list: 3 pages of 2 rows, each but the last linking the next. */
+export const LIST_PAGES = 3;
+
+function listPage(page: number): string {
+  const rows = [1, 2].map((row) => {
+    const n = (page - 1) * 2 + row;
+    return `<tr><td class="number">N-${n}</td><td class="amount">${n}.50</td></tr>`;
+  });
+  const next = page < LIST_PAGES ? `<a rel="next" href="/list/${page + 1}">Next</a>` : "";
+  return `<!doctype html><title>List ${page}</title>
+<table id="list"><tbody>${rows.join("")}</tbody></table>${next}`;
 }
 
 // Pages the browser tests drive, served from 127.0.0.1 (the tests have no internet).
@@ -51,9 +66,12 @@ const PAGES: Record<string, string> = {
   });
 </script>`,
   "/invoices": invoicePage(),
+  ...Object.fromEntries(
+    Array.from({ length: LIST_PAGES }, (_, i) => [`/list/${i + 1}`, listPage(i + 1)]),
+  ),
   // Loads, then keeps its one thread busy for good: nothing on it can answer the browser again.
   "/busy": `<!doctype html><title>Busy</title><button id="go">Go</button>
-<script>addEventListener("load", () => setTimeout(() => { for (;;) {} }, 100));</script>`,
+<script>addEventListener("load", () => setTimeout(() => { for (;;) {} }, 0));</script>`,
   "/static": `<!doctype html><title>Static</title><h1 id="title">Nothing moves here</h1>`,
   // Takes 1 GB in 32 MB steps, each written to so that it is resident, then says it is done.
   "/hog": `<!doctype html><title>Hog</title><h1>Taking memory</h1>
@@ -76,6 +94,7 @@ const PAGES: Record<string, string> = {
   // only run out of time.
   "/vanishing": `<!doctype html><title>Vanishing</title><h1 id="status">Pending review</h1>
 <script>setTimeout(() => document.getElementById("status").remove(), 1500);</script>`,
+  ...INTERACTION_PAGES,
 };
 
 /** A local web server for the fixture pages; `close` ends it with its connections. */
@@ -86,7 +105,13 @@ export interface FixtureSite {
 
 export async function startFixtureSite(): Promise<FixtureSite> {
   const server: Server = createServer((request, response) => {
-    const page = PAGES[new URL(request.url ?? "/", "http://x").pathname];
+    const path = new URL(request.url ?? "/", "http://x").pathname;
+    const route = FILE_ROUTES[path];
+    if (route !== undefined) {
+      void route(request, response);
+      return;
+    }
+    const page = PAGES[path];
     if (page === undefined) response.writeHead(404, { "content-type": "text/plain" }).end("none");
     else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
   });

@@ -1,7 +1,9 @@
 import { parseSkillDefinition } from "../../definition/parse.js";
+import type { RunFiles } from "../../files/run-files.js";
 import type { NetworkPolicy } from "../../network/policy.js";
 import { LOCAL_TEST_NETWORK } from "../../network/test-support/local-network.js";
 import { executeSkill } from "../../run/execute-skill.js";
+import type { EngineLimits } from "../../run/limits.js";
 import type { EngineEvent, ExecutionResult } from "../../run/types.js";
 import type { BrowserAccess } from "../browser-access.js";
 
@@ -11,13 +13,21 @@ export async function runSkill(
   options: {
     base: string;
     browser: BrowserAccess;
+    /** The run's files; none by default. */
+    files?: RunFiles;
     signal?: AbortSignal;
     onEvent?: (event: EngineEvent) => void;
     /** Loopback allowed by default, for the fixture site. */
     network?: NetworkPolicy;
+    limits?: Partial<EngineLimits>;
+    /** More top-level lines of the definition (e.g. `on_dialog: dismiss\n`). */
+    skillLines?: string;
   },
 ): Promise<ExecutionResult & { events: EngineEvent[] }> {
-  const definition = parseSkillDefinition(`id: s\nname: S\nsteps:\n${steps}`, "s.yaml");
+  const definition = parseSkillDefinition(
+    `id: s\nname: S\ninputs: [{ json_key: base, data_type: string }]\n${options.skillLines ?? ""}steps:\n${steps}`,
+    "s.yaml",
+  );
   const events: EngineEvent[] = [];
   const result = await executeSkill({
     definition,
@@ -29,7 +39,9 @@ export async function runSkill(
       options.onEvent?.(event);
     },
     browser: options.browser,
+    ...(options.files === undefined ? {} : { files: options.files }),
     network: options.network ?? LOCAL_TEST_NETWORK,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
   return { ...result, events };
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRunFiles, type RunFiles } from "../../files/run-files.js";
 import { LOCAL_TEST_NETWORK } from "../../network/test-support/local-network.js";
 import { findChromium } from "../find-chromium.js";
 import { createRunBrowser } from "../run-browser.js";
@@ -17,7 +18,9 @@ export interface TestBrowser {
   /** Holds `video.webm` and `screenshots/`. */
   dir: string;
   videoPath: string;
-  screenshotDir: string;
+  /** The run's files, kept in `dir/files`. */
+  files: RunFiles;
+  filesDir: string;
   processes: ReturnType<typeof chromiumProcesses>;
   /** Closes the browser (again) and removes the folder. */
   dispose(): Promise<void>;
@@ -35,11 +38,10 @@ export async function testBrowser(options: TestBrowserOptions = {}): Promise<Tes
   made += 1;
   const tag = `test-${process.pid}-${made}-${Date.now()}`;
   const videoPath = join(dir, "video.webm");
-  const screenshotDir = join(dir, "screenshots");
+  const filesDir = join(dir, "files");
   const browser = createRunBrowser({
     executablePath: () => findChromium(process.env),
     tag,
-    screenshotDir,
     // The fixture site is on loopback; tests of the guard pass their own policy.
     network: LOCAL_TEST_NETWORK,
     ...overrides,
@@ -50,7 +52,8 @@ export async function testBrowser(options: TestBrowserOptions = {}): Promise<Tes
     tag,
     dir,
     videoPath,
-    screenshotDir,
+    files: createRunFiles({ dir: filesDir }),
+    filesDir,
     processes: chromiumProcesses(tag),
     async dispose() {
       await browser.close();

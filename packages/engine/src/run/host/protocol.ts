@@ -1,9 +1,10 @@
 import type { ChromiumEnv } from "../../browser/find-chromium.js";
 import type { RecordedVideo } from "../../browser/types.js";
 import type { SkillDefinition } from "../../definition/types.js";
+import type { RunFile } from "../../files/run-files.js";
 import type { NetworkPolicy } from "../../network/policy.js";
 import type { EngineLimits } from "../limits.js";
-import type { EngineEvent, ExecutionResult, RunInfo } from "../types.js";
+import type { EngineEvent, ExecutionResult, PauseRequest, RunInfo, StepRef } from "../types.js";
 
 // The messages between a server's run slot and the process (run-host.ts) that executes runs for
 // it, one at a time. Everything here crosses a process boundary, so it is plain data.
@@ -14,18 +15,24 @@ export type StopKind = "cancel" | "timeout" | "shutdown" | "lost";
 /** One run for a host to execute. */
 export interface RunJob {
   definition: SkillDefinition;
+  /** The skills its `call` steps reach, by id (the same owner's). */
+  skills: Record<string, SkillDefinition>;
+  /** Secret inputs (`secret: true`) included, in clear: the host masks them in what it reports. */
   inputs: Record<string, unknown>;
+  /** The owner's secrets the definition references (`secrets.NAME`), decrypted. */
+  secrets: Record<string, string>;
   run: RunInfo;
   limits: EngineLimits;
   /** Where the run may connect: its http steps and every request of its browser. */
   network: NetworkPolicy;
+  /** The run's own folder of files (screenshots, downloads, …). */
+  files: { dir: string; existing: RunFile[] };
   /** Added to the host's Date.now() so its timestamps follow the server's clock. */
   clockOffsetMs: number;
   browser: {
     chromium: ChromiumEnv;
     /** The WebM file of the run's video. */
     videoPath: string;
-    screenshotDir: string;
     /** Marks the browser's processes (`--skillrun-tag=<tag>`) so they can be found and killed. */
     tag: string;
     /** The unprivileged user Chromium runs as when the host runs as root. */
@@ -36,7 +43,15 @@ export interface RunJob {
 }
 
 /** What the server tells a run host. */
-export type ToRunHost = { type: "start"; job: RunJob } | { type: "stop"; reason: StopKind };
+export type ToRunHost =
+  | { type: "start"; job: RunJob }
+  | { type: "stop"; reason: StopKind }
+  /** The answer to `effects`: recorded, or why not. */
+  | { type: "effects_recorded"; error: string | null }
+  /** A client asked the run to pause before its next step. */
+  | { type: "pause" }
+  /** The answer to `paused`: a client resumed the run, with this answer (undefined: none). */
+  | { type: "resume"; answer: unknown };
 
 /** An ExecutionResult that can cross processes: an abort's reason is its StopKind. */
 export type RunHostResult =
@@ -54,6 +69,20 @@ export type FromRunHost =
   /** Loaded and listening: the host can take a run at once (sent once, first). */
   | { type: "ready" }
   | { type: "event"; event: EngineEvent }
+  /**
+   * The run is about to begin its first step that may have effects: the step waits until the
+   * server answers `effects_recorded` (ExecuteSkillOptions.beforeEffects).
+   */
+  | { type: "effects"; step: StepRef }
+  /**
+   * The run waits for a client (an `ask`, or a pause asked for) until the server answers
+   * `resume`, or stops it (ExecuteSkillOptions.pause); an ask's prompt has its secrets masked.
+   */
+  | { type: "paused"; request: PauseRequest }
+  /** The run gave up waiting (a timeout inside it) and goes on without an answer. */
+  | { type: "pause_abandoned" }
   | { type: "problem"; message: string }
+  /** A run file stored, complete on disk. */
+  | { type: "file"; file: RunFile }
   | { type: "result"; result: RunHostResult }
   | { type: "closed"; video: RecordedVideo | null };

@@ -2,8 +2,10 @@ import { parentPort } from "node:worker_threads";
 import { findChromium } from "../../browser/find-chromium.js";
 import { createRunBrowser } from "../../browser/run-browser.js";
 import { messageOf } from "../../error-message.js";
+import { createRunFiles } from "../../files/run-files.js";
 import { executeSkill } from "../execute-skill.js";
-import type { ExecutionResult } from "../types.js";
+import { SecretMask } from "../secret-mask.js";
+import type { ExecutionResult, PauseRequest, StepRef } from "../types.js";
 import type { FromRunHost, RunHostResult, RunJob, StopKind, ToRunHost } from "./protocol.js";
 
 // The entry of a process (or worker thread) that executes runs for a server, one at a time, so
@@ -31,11 +33,64 @@ function serverPort(): Port {
 const port = serverPort();
 
 let current: AbortController | undefined;
+// The run's step waiting for the server to record that the run may have had effects.
+let effectsAnswer: { resolve: () => void; reject: (error: Error) => void } | undefined;
+// A client asked the run to pause before its next step.
+let pauseAsked = false;
+// The paused run, waiting for the server to say it was resumed.
+let resumeWith: ((answer: unknown) => void) | undefined;
 
 port.on("message", (message: ToRunHost) => {
-  if (message.type === "stop") current?.abort(message.reason);
-  else void execute(message.job);
+  switch (message.type) {
+    case "stop":
+      current?.abort(message.reason);
+      return;
+    case "start":
+      void execute(message.job);
+      return;
+    case "effects_recorded": {
+      const answer = effectsAnswer;
+      effectsAnswer = undefined;
+      if (message.error === null) answer?.resolve();
+      else answer?.reject(new Error(message.error));
+      return;
+    }
+    case "pause":
+      pauseAsked = true;
+      return;
+    case "resume": {
+      const resume = resumeWith;
+      resumeWith = undefined;
+      resume?.(message.answer);
+      return;
+    }
+  }
 });
+
+/** Asks the server to record that the run may have had effects; settles with its answer. */
+function recordEffects(step: StepRef): Promise<void> {
+  return new Promise((resolve, reject) => {
+    effectsAnswer = { resolve, reject };
+    post({ type: "effects", step });
+  });
+}
+/** Tells the server the run is paused; settles with the answer it resumes the run with. */
+function pause(request: PauseRequest, masker: SecretMask): Promise<unknown> {
+  const told =
+    request.reason === "ask" ? { ...request, prompt: masker.maskText(request.prompt) } : request;
+  return new Promise((resolve) => {
+    resumeWith = resolve;
+    post({ type: "paused", request: told });
+  });
+}
+
+/** Whether a client asked for a pause since the last step began; asking again is one pause. */
+function takePauseAsked(): boolean {
+  const asked = pauseAsked;
+  pauseAsked = false;
+  return asked;
+}
+
 // Loading the engine takes a while (a second or more on a busy machine); the server claims a run
 // for this host only once it says so, so no run's time limit is spent waiting for it.
 post({ type: "ready" });
@@ -43,17 +98,21 @@ post({ type: "ready" });
 async function execute(job: RunJob): Promise<void> {
   const control = new AbortController();
   current = control;
+  pauseAsked = false;
+  resumeWith = undefined;
+  const now = () => Date.now() + job.clockOffsetMs;
+  // The engine fills it with the run's secret values; the host masks its own reports with it.
+  const masker = new SecretMask();
   // Set when the browser's memory watchdog killed it: the run then fails with its message.
   let memoryExceeded: Error | undefined;
   const browser = createRunBrowser({
     executablePath: () => findChromium(job.browser.chromium),
     video: { path: job.browser.videoPath },
-    screenshotDir: job.browser.screenshotDir,
     tag: job.browser.tag,
     network: job.network,
     user: job.browser.user,
     memoryLimitBytes: job.browser.memoryLimitBytes,
-    onProblem: (message) => post({ type: "problem", message }),
+    onProblem: (message) => post({ type: "problem", message: masker.maskText(message) }),
     onMemoryExceeded: (error) => {
       memoryExceeded = error;
       control.abort("browser_memory");
@@ -64,17 +123,33 @@ async function execute(job: RunJob): Promise<void> {
     result = await executeSkill({
       definition: job.definition,
       inputs: job.inputs,
+      secrets: job.secrets,
+      masker,
       run: job.run,
       signal: control.signal,
       onEvent: (event) => post({ type: "event", event }),
-      now: () => Date.now() + job.clockOffsetMs,
+      beforeEffects: recordEffects,
+      pause: (request) => pause(request, masker),
+      pauseRequested: takePauseAsked,
+      pauseAbandoned: () => {
+        resumeWith = undefined;
+        post({ type: "pause_abandoned" });
+      },
+      now,
       browser: browser.access,
+      files: createRunFiles({
+        dir: job.files.dir,
+        existing: job.files.existing,
+        now,
+        onFile: (file) => post({ type: "file", file }),
+      }),
       limits: job.limits,
       network: job.network,
+      skills: job.skills,
     });
   } catch (error) {
     // The engine reports a step's failure as a result; a throw is a fault of the engine itself.
-    const message = `internal error: ${messageOf(error)}`;
+    const message = `internal error: ${masker.maskText(messageOf(error))}`;
     result = { outcome: "failed", data: {}, error: { step: null, message } };
   }
   current = undefined;

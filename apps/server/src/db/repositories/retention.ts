@@ -1,0 +1,39 @@
+import { FILE_ID_PATTERN } from "../../domain/ids.js";
+import type { PrismaClient } from "../database.js";
+import { fromJsonColumn } from "../json-column.js";
+import { stateIn } from "./run-state-filter.js";
+
+/** The reads retention makes of runs: which have ended long enough ago, which uploads are in use. */
+export class RetentionRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Which of `runIds` ended before `cutoff` (a run that has not ended has no end time). */
+  async endedBefore(runIds: string[], cutoff: Date): Promise<string[]> {
+    if (runIds.length === 0) return [];
+    const rows = await this.prisma.run.findMany({
+      where: { id: { in: runIds }, endTime: { lt: cutoff } },
+      select: { id: true },
+    });
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * The upload ids that queued or running runs name in their inputs: those runs copy them when
+   * they start (or may start again), so their uploads must stay.
+   */
+  async uploadsInUse(): Promise<Set<string>> {
+    const rows = await this.prisma.run.findMany({
+      // The text test keeps the scan to runs that name an upload at all.
+      where: { ...stateIn([null, "play", "pause"]), inputs: { contains: '"file_' } },
+      select: { inputs: true },
+    });
+    const used = new Set<string>();
+    for (const row of rows) {
+      const inputs = fromJsonColumn<Record<string, unknown>>(row.inputs);
+      for (const value of Object.values(inputs ?? {})) {
+        if (typeof value === "string" && FILE_ID_PATTERN.test(value)) used.add(value);
+      }
+    }
+    return used;
+  }
+}

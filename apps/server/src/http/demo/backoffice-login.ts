@@ -1,0 +1,90 @@
+import express, { type RequestHandler, type Router } from "express";
+import { BACKOFFICE, escapeHtml, sendPage } from "./backoffice-html.js";
+import {
+  clearSessionCookie,
+  type Session,
+  type SessionStore,
+  sessionIdOf,
+  setSessionCookie,
+} from "./backoffice-sessions.js";
+
+/** The one demo account, documented in docs/skills.md: the back office is public practice. */
+export const DEMO_USERNAME = "demo";
+export const DEMO_PASSWORD = "demo-password";
+
+/** The session of a signed-in request, put there by `requireSession`. */
+export function sessionOf(res: express.Response): Session | undefined {
+  return res.locals.backofficeSession as Session | undefined;
+}
+
+/** GET/POST /login and GET /logout. */
+export function loginRoutes(router: Router, sessions: SessionStore): void {
+  router.get("/login", (_req, res) => {
+    sendLoginPage(res, 200, "", null);
+  });
+
+  // A login form is two short fields: anything bigger is refused (413) before it is read.
+  router.post(
+    "/login",
+    express.urlencoded({ extended: false, limit: "4kb", parameterLimit: 10 }),
+    (req, res) => {
+      const body: unknown = req.body;
+      const username = fieldOf(body, "username");
+      const password = fieldOf(body, "password");
+      // The account is public, so comparing in constant time would protect nothing.
+      if (username !== DEMO_USERNAME || password !== DEMO_PASSWORD) {
+        sendLoginPage(res, 401, username, "Wrong username or password");
+        return;
+      }
+      setSessionCookie(req, res, sessions.create(username));
+      res.redirect(303, `${BACKOFFICE}/invoices`);
+    },
+  );
+
+  // A link, so a skill can click it; being signed out by someone else's link harms nobody here.
+  router.get("/logout", (req, res) => {
+    sessions.delete(sessionIdOf(req));
+    clearSessionCookie(req, res);
+    res.redirect(303, `${BACKOFFICE}/login`);
+  });
+}
+
+/** Lets a request with a live session through; sends any other to the login page. */
+export function requireSession(sessions: SessionStore): RequestHandler {
+  return (req, res, next) => {
+    const session = sessions.find(sessionIdOf(req));
+    if (session === undefined) {
+      res.redirect(303, `${BACKOFFICE}/login`);
+      return;
+    }
+    res.locals.backofficeSession = session;
+    next();
+  };
+}
+
+function fieldOf(body: unknown, name: string): string {
+  if (typeof body !== "object" || body === null) return "";
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === "string" ? value : "";
+}
+
+function sendLoginPage(
+  res: express.Response,
+  status: number,
+  username: string,
+  error: string | null,
+): void {
+  const message = error === null ? "" : `<p class="error" role="alert">${escapeHtml(error)}</p>`;
+  sendPage(res, status, {
+    title: "Sign in",
+    signedIn: false,
+    body: `<h1>Sign in</h1>
+<p>Demo account: user <code>${DEMO_USERNAME}</code>, password <code>${DEMO_PASSWORD}</code>.</p>
+${message}
+<form id="login" method="post" action="${BACKOFFICE}/login">
+  <label>Username <input id="username" name="username" autocomplete="username" value="${escapeHtml(username)}"></label>
+  <label>Password <input id="password" name="password" type="password" autocomplete="current-password"></label>
+  <button type="submit">Sign in</button>
+</form>`,
+  });
+}

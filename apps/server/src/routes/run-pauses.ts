@@ -1,0 +1,71 @@
+import express, { type Router } from "express";
+import type { ResumeAnswer, RunPauseRepository } from "../db/repositories/run-pauses.js";
+import { RequestInvalid, RunNotFound, RunStateConflict } from "../domain/errors.js";
+import type { StoredRunState } from "../domain/run-state-machine.js";
+import { ownerOf } from "../http/auth.js";
+import { operation } from "../http/operation.js";
+import { isStorableText } from "../http/storable-text.js";
+
+/** `POST /run/{id}/pause` and `/resume` of openapi.yaml; each answers the run's state after it. */
+export function runPausesRouter(pauses: RunPauseRepository): Router {
+  const router = express.Router();
+  router.param("id", (_req, _res, next, id: string) => {
+    next(isStorableText(id) ? undefined : new RunNotFound());
+  });
+
+  router.post(
+    "/run/:id/pause",
+    operation("pauseRun", async (req, res) => {
+      const paused = await pauses.requestPause(ownerOf(req), req.params.id);
+      switch (paused.outcome) {
+        case "pausing":
+          // Accepted: the run pauses before its next step.
+          res.status(202).json("play");
+          return;
+        case "paused":
+          res.json("pause");
+          return;
+        case "conflict":
+          throw new RunStateConflict(`Run cannot be paused: ${described(paused.state)}`);
+        case "not_found":
+          throw new RunNotFound();
+      }
+    }),
+  );
+
+  router.post(
+    "/run/:id/resume",
+    operation("resumeRun", async (req, res) => {
+      const body: unknown = req.body;
+      const answer: ResumeAnswer =
+        typeof body === "object" && body !== null && "input" in body
+          ? { given: true, value: (body as { input: unknown }).input }
+          : { given: false };
+      const resumed = await pauses.resume(ownerOf(req), req.params.id, answer);
+      switch (resumed.outcome) {
+        case "resumed":
+        case "pause_called_off":
+          res.json("play");
+          return;
+        case "invalid":
+          throw new RequestInvalid(resumed.issues);
+        case "expired":
+          throw new RunStateConflict(
+            `Run is no longer waiting for an answer: its time ran out at ${resumed.at}`,
+          );
+        case "conflict":
+          throw new RunStateConflict(`Run is not paused: ${described(resumed.state)}`);
+        case "not_found":
+          throw new RunNotFound();
+      }
+    }),
+  );
+
+  return router;
+}
+
+function described(state: StoredRunState): string {
+  if (state === null) return "it is queued, waiting for a worker";
+  if (state === "play") return "it is running";
+  return `it is in state ${state}`;
+}

@@ -1,0 +1,52 @@
+import { rename, rm } from "node:fs/promises";
+import { sanitiseFileName } from "@skillrun/engine";
+import express, { type Router } from "express";
+import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
+import { RequestInvalid } from "../domain/errors.js";
+import { newFileId } from "../domain/ids.js";
+import { contentTypeFor } from "../files/media-type.js";
+import { ownerOf } from "../http/auth.js";
+import { operation } from "../http/operation.js";
+import { receivedFile } from "../http/upload-body.js";
+import type { VideoStore } from "../videos/video-store.js";
+
+/** `POST /file`: keeps an uploaded file for the caller's runs' `file` inputs. */
+export function uploadsRouter(deps: {
+  uploads: UploadedFileRepository;
+  videos: VideoStore;
+}): Router {
+  const router = express.Router();
+
+  router.post(
+    "/file",
+    operation("uploadFile", async (req, res) => {
+      // Read by receiveUpload before validation, which made sure a file came.
+      const file = receivedFile(req);
+      if (file === undefined) {
+        throw new RequestInvalid([
+          { loc: ["body", "file"], msg: "Field required", type: "missing" },
+        ]);
+      }
+      const id = newFileId();
+      const name = sanitiseFileName(file.originalName);
+      const path = deps.videos.uploadPathOf(id);
+      // In place first, then recorded: a row always has its bytes.
+      await rename(file.path, path);
+      try {
+        const kept = await deps.uploads.create(ownerOf(req), {
+          id,
+          name,
+          bytes: file.bytes,
+          content_type: contentTypeFor(file.mediaType, name),
+          sha256: file.sha256,
+        });
+        res.json(kept);
+      } catch (error) {
+        await rm(path, { force: true });
+        throw error;
+      }
+    }),
+  );
+
+  return router;
+}

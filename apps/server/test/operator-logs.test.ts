@@ -1,0 +1,100 @@
+import { Writable } from "node:stream";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
+import { RunClient } from "./support/runs.js";
+import { QUICK_SKILL, SLEEPY_SKILL } from "./support/skills.js";
+
+/** The lines an operator follows runs by: one when a run starts, one when it ends, in JSON. */
+
+const FAILING = `
+id: skill_failing
+name: Failing
+steps:
+  - id: check
+    fail: "the order was refused"
+`;
+
+let server: TestServer;
+let client: RunClient;
+const lines: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString("utf8").split("\n")) {
+        if (line !== "") lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  server = await startTestServer({
+    worker: { concurrency: 2 },
+    logger: pino({ level: "info" }, sink),
+  });
+  await server.importSkillYaml("alice", QUICK_SKILL, SLEEPY_SKILL, FAILING);
+  client = new RunClient(server.origin, await server.keyFor("alice"));
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const about = (runId: string) => lines.filter((line) => line.runId === runId);
+
+/** The run's "run ended" line, once its worker has written it (just after the ending). */
+async function endedLine(runId: string): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const line = about(runId).find((entry) => String(entry.msg).startsWith("run ended"));
+    if (line !== undefined) return line;
+    if (Date.now() > deadline) throw new Error(JSON.stringify(about(runId)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("the server's log of runs", () => {
+  it("says when a run started and how it ended, with its id, skill, state and duration", async () => {
+    const { id } = await client.start("skill_quick", { n: 2 });
+    expect((await client.ended(id)).state).toBe("finish");
+    const ended = await endedLine(id);
+    const [started] = about(id);
+    expect(started).toMatchObject({
+      level: 30,
+      runId: id,
+      skillId: "skill_quick",
+      attempt: 1,
+      worker: expect.any(String),
+      msg: "run started: skill_quick, attempt 1",
+    });
+    expect(ended).toMatchObject({
+      level: 30,
+      runId: id,
+      skillId: "skill_quick",
+      state: "finish",
+      durationMs: expect.any(Number),
+      msg: expect.stringMatching(/^run ended: finish after \d+\.\d s$/),
+    });
+  });
+
+  it("logs a failure as a warning with where and why", async () => {
+    const { id } = await client.start("skill_failing");
+    expect((await client.ended(id)).state).toBe("reset");
+    expect(await endedLine(id)).toMatchObject({
+      level: 40,
+      state: "reset",
+      error: { step: "check", message: "the order was refused" },
+    });
+  });
+
+  it("logs a cancelled run's end once its worker has stopped it", async () => {
+    const { id } = await client.start("skill_sleepy");
+    await client.waitFor(id, (run) => run.state === "play");
+    expect(await client.cancel(id)).toBe("cancel");
+    expect(await endedLine(id)).toMatchObject({
+      level: 30,
+      state: "cancel",
+      msg: expect.stringMatching(/^run ended: cancel after/),
+    });
+  });
+});

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "run_events" ADD COLUMN "video_offset_ms" INTEGER;
