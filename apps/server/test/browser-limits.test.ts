@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { isTaggedBrowser, listProcesses } from "@skillrun/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
@@ -131,12 +132,14 @@ describe("a run's browser", () => {
 });
 
 /**
- * The real user ids of the run's Chromium processes; the root wrapper that starts Chromium as
- * its user is left out (it lives for the moment it takes to execute setpriv).
+ * The real user ids of the run's Chromium processes. The root wrapper that starts Chromium as its
+ * user is left out: first the shell script (`chromium-as-user`), then, once it has executed
+ * setpriv, setpriv itself, which carries Chromium's arguments (the tag too) and is root for the
+ * moment before it switches user and executes Chromium.
  */
 function uidsOf(runId: string): number[] {
   return listProcesses()
-    .filter((entry) => isTaggedBrowser(entry, runId) && !entry.cmdline.includes("chromium-as-user"))
+    .filter((entry) => isTaggedBrowser(entry, runId) && !isWrapper(entry.cmdline))
     .flatMap((entry) => {
       try {
         const status = readFileSync(`/proc/${entry.pid}/status`, "utf8");
@@ -145,6 +148,11 @@ function uidsOf(runId: string): number[] {
         return [];
       }
     });
+}
+
+function isWrapper(cmdline: string): boolean {
+  const program = cmdline.split("\0")[0] ?? "";
+  return cmdline.includes("chromium-as-user") || basename(program) === "setpriv";
 }
 
 /**
