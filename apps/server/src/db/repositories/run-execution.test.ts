@@ -73,6 +73,19 @@ describe("claiming runs", () => {
     const events = await db.prisma.runEvent.count({ where: { type: "run_claimed" } });
     expect(events).toBe(5);
   });
+
+  it("undoes the claim when what the run executes cannot be read, leaving the run queued", async () => {
+    const [id] = await queue(1);
+    // A definition that is not JSON: its read fails inside the claim.
+    await db.prisma.skill.updateMany({ where: { id: "skill_a" }, data: { definition: "{" } });
+    await expect(repos.runExecution.claim("worker-1", 30_000)).rejects.toThrow(SyntaxError);
+    const row = await db.prisma.run.findUnique({ where: { id: id as string } });
+    expect(row).toMatchObject({ state: null, workerId: null, attempts: 0 });
+    expect(await db.prisma.runEvent.count({ where: { runId: id as string } })).toBe(0);
+
+    await db.prisma.skill.updateMany({ where: { id: "skill_a" }, data: { definition: "{}" } });
+    expect(await repos.runExecution.claim("worker-1", 30_000)).toMatchObject({ id, attempt: 1 });
+  });
 });
 
 describe("fencing: a worker writes about a run only while it holds it", () => {

@@ -2,6 +2,7 @@ import { MAX_CALL_DEPTH, skillCalls } from "@skillrun/engine";
 import type { Clock } from "../../domain/clock.js";
 import type { PausedFor, ResumeInput } from "../../domain/paused-for.js";
 import { type StoredRunState, sourcesOf } from "../../domain/run-state-machine.js";
+import type { ChangeClient } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
 import type { Flavour } from "../database-url.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
@@ -121,7 +122,10 @@ export class RunExecutionRepository {
   async claim(workerId: string, leaseMs: number): Promise<ClaimedRun | null> {
     const now = this.clock.now();
     const leaseExpiresAt = new Date(now.getTime() + leaseMs);
-    const claimed = await this.prisma.$transaction(async (tx) => {
+    // One transaction for the claim and the reads of what the run executes: a read that fails
+    // (SQLite busy under many worker processes) undoes the claim, instead of leaving the run held
+    // and not executed until its lease ran out and it was taken again as a lost worker's run.
+    return this.prisma.$transaction(async (tx) => {
       const rows = await CLAIM_OLDEST_QUEUED[this.flavour](tx, workerId, leaseExpiresAt);
       const row = rows[0];
       if (row === undefined) return null;
@@ -136,44 +140,46 @@ export class RunExecutionRepository {
           data: { worker: workerId },
         }),
       });
-      return { ...row, attempt };
-    });
-    if (claimed === null) return null;
-    const skill = await this.prisma.skill.findUnique({
-      where: { owner_id: { owner: claimed.owner, id: claimed.skill_id } },
-      select: { definition: true, definitionHash: true },
-    });
-    const definition = skill ? fromJsonColumn<unknown>(skill.definition) : null;
-    if (skill && skill.definitionHash !== claimed.skill_version) {
-      // Replaced between the claim and this read (PostgreSQL lets a PUT commit in between): the
-      // run executes what was read here, and names that version.
-      await this.prisma.run.updateMany({
-        where: { id: claimed.id, workerId, state: "play" },
-        data: { skillVersion: skill.definitionHash },
+      const skill = await tx.skill.findUnique({
+        where: { owner_id: { owner: row.owner, id: row.skill_id } },
+        select: { definition: true, definitionHash: true },
       });
-    }
-    return {
-      id: claimed.id,
-      owner: claimed.owner,
-      skillId: claimed.skill_id,
-      inputs: fromJsonColumn<Record<string, unknown>>(claimed.inputs),
-      secretInputs: fromJsonColumn<Record<string, string>>(claimed.secret_inputs),
-      attempt: claimed.attempt,
-      definition,
-      calledSkills: await this.calledSkills(claimed.owner, definition),
-    };
+      const definition = skill ? fromJsonColumn<unknown>(skill.definition) : null;
+      if (skill && skill.definitionHash !== row.skill_version) {
+        // Replaced between the claim's statement and this read (PostgreSQL lets a PUT commit in
+        // between): the run executes what was read here, and names that version.
+        await tx.run.updateMany({
+          where: { id: row.id, workerId, state: "play" },
+          data: { skillVersion: skill.definitionHash },
+        });
+      }
+      return {
+        id: row.id,
+        owner: row.owner,
+        skillId: row.skill_id,
+        inputs: fromJsonColumn<Record<string, unknown>>(row.inputs),
+        secretInputs: fromJsonColumn<Record<string, string>>(row.secret_inputs),
+        attempt,
+        definition,
+        calledSkills: await this.calledSkills(tx, row.owner, definition),
+      };
+    });
   }
 
   /**
    * The skills a definition reaches through `call`, read level by level. A skill named but not
    * stored is left out: the call fails when the run reaches it, saying so.
    */
-  private async calledSkills(owner: string, definition: unknown): Promise<Record<string, unknown>> {
+  private async calledSkills(
+    db: ChangeClient,
+    owner: string,
+    definition: unknown,
+  ): Promise<Record<string, unknown>> {
     const found: Record<string, unknown> = {};
     let wanted = new Set(skillCalls(definition).map((call) => call.skill));
     // Imports refuse cycles and the engine stops calls 8 deep; the bound only guards the read.
     for (let depth = 0; depth < MAX_CALL_DEPTH && wanted.size > 0; depth += 1) {
-      const rows = await this.prisma.skill.findMany({
+      const rows = await db.skill.findMany({
         where: { owner, id: { in: [...wanted] } },
         select: { id: true, definition: true },
       });
