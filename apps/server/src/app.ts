@@ -1,3 +1,4 @@
+import type { NetworkPolicy } from "@skillrun/engine";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { ApiKeyRepository } from "./db/repositories/api-keys.js";
@@ -8,6 +9,7 @@ import type { RunRepository } from "./db/repositories/runs.js";
 import type { SecretRepository } from "./db/repositories/secrets.js";
 import type { SkillRepository } from "./db/repositories/skills.js";
 import type { UploadedFileRepository } from "./db/repositories/uploaded-files.js";
+import type { WebhookRepository } from "./db/repositories/webhooks.js";
 import type { Clock } from "./domain/clock.js";
 import { RouteNotFound } from "./domain/errors.js";
 import type { InputLimits } from "./domain/input-limits.js";
@@ -31,6 +33,7 @@ import { secretsRouter } from "./routes/secrets.js";
 import { skillsRouter } from "./routes/skills.js";
 import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
+import { webhooksRouter } from "./routes/webhooks.js";
 import { VideoUrlSigner } from "./videos/signed-url.js";
 import type { VideoStore } from "./videos/video-store.js";
 
@@ -47,6 +50,10 @@ export interface AppDeps {
   runFiles: RunFileRepository;
   /** Files uploaded for runs' `file` inputs. */
   uploads: UploadedFileRepository;
+  /** Webhook endpoints and their deliveries. */
+  webhooks: WebhookRepository;
+  /** Where webhook deliveries may be sent (the rules of runs' `http` steps). */
+  network: () => NetworkPolicy;
   videos: VideoStore;
   /** The time video addresses expire by. */
   clock: Clock;
@@ -157,6 +164,7 @@ export function createApp(deps: AppDeps): Express {
   app.use("/v1", uploadsRouter({ uploads: deps.uploads, videos: deps.videos }));
   app.use("/v1", skillsRouter(deps.skills));
   app.use("/v1", secretsRouter(deps.secrets));
+  app.use("/v1", webhooksRouter({ webhooks: deps.webhooks, network: deps.network }));
 
   app.use((_req, _res, next) => next(new RouteNotFound()));
   app.use(errorHandler);

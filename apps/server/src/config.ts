@@ -187,6 +187,13 @@ const ConfigSchema = z.object({
   // workers remove older ones at start and every hour. 0 keeps everything.
   RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   // --- end of files ---
+  // Whether this process sends webhook deliveries (serve and worker both do by default; any
+  // number of processes may, each delivery is taken by one). Deliveries are written whatever
+  // this says: a process that does not send leaves them to those that do.
+  WEBHOOK_DELIVERY: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

@@ -9,6 +9,8 @@ import { RunRepository } from "./db/repositories/runs.js";
 import { SecretRepository } from "./db/repositories/secrets.js";
 import { SkillRepository } from "./db/repositories/skills.js";
 import { UploadedFileRepository } from "./db/repositories/uploaded-files.js";
+import { WebhookDeliveryRepository } from "./db/repositories/webhook-deliveries.js";
+import { WebhookRepository } from "./db/repositories/webhooks.js";
 import type { Clock } from "./domain/clock.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { RunSignals } from "./worker/run-signals.js";
@@ -29,6 +31,10 @@ export interface Repositories {
   uploads: UploadedFileRepository;
   /** What retention reads of runs. */
   retention: RetentionRepository;
+  /** Webhook endpoints and their deliveries, the API's side. */
+  webhooks: WebhookRepository;
+  /** The webhook senders' side of deliveries. */
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 /**
@@ -52,5 +58,7 @@ export function createRepositories(
     runFiles: new RunFileRepository(db.prisma),
     uploads: new UploadedFileRepository(db.prisma, clock),
     retention: new RetentionRepository(db.prisma),
+    webhooks: new WebhookRepository(db.prisma, clock, secretBox),
+    webhookDeliveries: new WebhookDeliveryRepository(db.prisma, clock),
   };
 }

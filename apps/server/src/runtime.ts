@@ -21,6 +21,11 @@ import { SecretBox } from "./secrets/secret-box.js";
 import { keptSecretsKey, parseSecretsKey } from "./secrets/secrets-key.js";
 import { keptSigningSecret } from "./videos/signing-secret.js";
 import { VideoStore } from "./videos/video-store.js";
+import {
+  DEFAULT_WEBHOOK_SENDER_OPTIONS,
+  WebhookSender,
+  type WebhookSenderOptions,
+} from "./webhooks/webhook-sender.js";
 import { browserSettingsOf } from "./worker/browser-settings.js";
 import type { RunSignals } from "./worker/run-signals.js";
 import { runSignalsFor } from "./worker/run-signals-for.js";
@@ -47,6 +52,8 @@ export interface RuntimeOverrides {
   execution?: (repository: RunExecutionRepository) => RunExecutionRepository;
   /** Last word on the HTTP app's dependencies (failing repositories, …). */
   app?: (deps: AppDeps) => AppDeps;
+  /** Webhook sender options over the defaults (tests shorten the retry schedule). */
+  webhooks?: Partial<WebhookSenderOptions>;
 }
 
 /** What the runtime is made to do: serve HTTP, execute runs, both, or neither (one-off commands). */
@@ -69,6 +76,8 @@ export interface Runtime {
   app: Express | undefined;
   /** The worker, when the runtime executes runs. */
   worker: Worker | undefined;
+  /** The webhook delivery loop, when this process sends deliveries (WEBHOOK_DELIVERY). */
+  webhookSender: WebhookSender | undefined;
   /**
    * Listens on HOST:PORT (when serving HTTP) and starts the worker (when there is one), waiting
    * until its run processes have loaded. Resolves with the address clients reach the server at
@@ -115,6 +124,8 @@ export async function createRuntime(
   const repos = createRepositories(db, clock, signals, secretBox);
   const videos = new VideoStore(config.VIDEO_DIR);
 
+  // Webhook deliveries follow the rules of runs' http steps, without this server's own address.
+  const webhookNetwork = overrides.network ?? networkPolicyOf(config);
   const app = roles.http ? createApp(appDeps()) : undefined;
   let network = overrides.network ?? networkPolicyOf(config);
   const worker =
@@ -152,6 +163,19 @@ export async function createRuntime(
           { ...workerOptionsOf(config, db.flavour), ...overrides.worker },
         )
       : undefined;
+  const webhookSender =
+    (roles.http || roles.worker) && config.WEBHOOK_DELIVERY
+      ? new WebhookSender(
+          {
+            deliveries: repos.webhookDeliveries,
+            box: secretBox,
+            clock,
+            logger,
+            network: () => webhookNetwork,
+          },
+          { ...DEFAULT_WEBHOOK_SENDER_OPTIONS, ...overrides.webhooks },
+        )
+      : undefined;
   let server: ServerClosing | undefined;
   let closing: Promise<void> | undefined;
   // Known once the server listens (PORT=0 picks a free port).
@@ -163,6 +187,7 @@ export async function createRuntime(
       videos,
       clock,
       logger,
+      network: () => webhookNetwork,
       serverUrl: () => boundUrl ?? serverUrlOf(config.HOST, config.PORT),
       config: {
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -214,9 +239,11 @@ export async function createRuntime(
     videos,
     app,
     worker,
+    webhookSender,
     async start() {
       const url = app ? await listen(app) : undefined;
       worker?.start();
+      webhookSender?.start();
       // Ready means able to execute: the worker's run processes have loaded.
       await worker?.ready();
       return { url };
@@ -228,6 +255,7 @@ export async function createRuntime(
         if (force) {
           void server?.close({ force });
           void worker?.stop(0);
+          void webhookSender?.stop({ now: true });
         }
         return closing;
       }
@@ -244,8 +272,13 @@ export async function createRuntime(
           void serverClosed?.then(() => logger.info("HTTP server closed"));
         }
         const workerStopped = worker?.stop(force ? 0 : (options.graceMs ?? 0));
+        // The sender goes on while runs drain, so that their endings are told, then lets its
+        // attempts in flight finish (10 s at most) and records them before the database closes.
+        const sendersStopped = Promise.resolve(workerStopped)
+          .catch(() => undefined)
+          .then(() => webhookSender?.stop({ now: force }));
         try {
-          await Promise.all([serverClosed, workerStopped]);
+          await Promise.all([serverClosed, workerStopped, sendersStopped]);
         } finally {
           await signals.close().catch(() => undefined);
           await db.close();

@@ -11,6 +11,7 @@ import {
   failingSkills,
   failingUploads,
   failingVideos,
+  failingWebhooks,
 } from "./support/failing-repositories.js";
 import { call, oversizedRunBody, type Reply, skillRecord, TOO_LONG_ID } from "./support/http.js";
 import { bodyValidator, declaredResponse, type Operation, operations } from "./support/spec.js";
@@ -104,6 +105,42 @@ function failing(send: (ctx: Ctx) => Promise<Reply>): Provocation[] {
       },
     },
   ];
+}
+
+/** Where contract endpoints point: allowed by the test server's rules, and nothing listens. */
+const NOWHERE = "http://127.0.0.1:9/contract-hook";
+const UNKNOWN_WEBHOOK = "wh_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80";
+
+/** A new endpoint of `owner`'s (alice's by default); returns its id. */
+async function newWebhook(ctx: Ctx, owner = "alice"): Promise<string> {
+  const created = await ctx.main.repos.webhooks.create(owner, NOWHERE, ["run.finished"]);
+  if (created === null) throw new Error("too many contract webhooks");
+  return created.id;
+}
+
+/**
+ * A new endpoint of alice's with one delivery of her queued run that failed once (HTTP 500), as
+ * a sender would have left it; it is not due again for an hour.
+ */
+async function newDelivery(ctx: Ctx): Promise<{ webhookId: string; deliveryId: string }> {
+  const webhookId = await newWebhook(ctx);
+  const deliveryId = `msg_contract_${webhookId}`;
+  const now = new Date();
+  await ctx.main.db.prisma.webhookDelivery.create({
+    data: {
+      id: deliveryId,
+      webhookId,
+      runId: ctx.aliceRun,
+      event: "run.finished",
+      body: "{}",
+      createdAt: now,
+      state: "pending",
+      nextAttemptAt: new Date(now.getTime() + 3_600_000),
+      attemptCount: 1,
+      attempts: { create: { at: now, status: 500, latencyMs: 3, response: "down" } },
+    },
+  });
+  return { webhookId, deliveryId };
 }
 
 async function newRun(ctx: Ctx): Promise<string> {
@@ -1436,6 +1473,283 @@ const table: Table = {
       call(ctx.broken.origin, "GET", "/v1/secret/list", { key: ctx.brokenKey }),
     ),
   },
+
+  createWebhook: {
+    "201": [
+      {
+        name: "an address the rules allow, all events by default, the secret shown",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/webhook", {
+            key: ctx.alice,
+            json: { url: NOWHERE },
+          }),
+        check: (reply) => {
+          expect(reply.body).toMatchObject({
+            url: NOWHERE,
+            secret: expect.stringMatching(/^whsec_/),
+          });
+          expect((reply.body as { events: string[] }).events).toHaveLength(5);
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "POST", "/v1/webhook", { key, json: { url: NOWHERE } }),
+    ),
+    "413": [
+      {
+        name: "a body over 1 MiB",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/webhook", {
+            key: ctx.alice,
+            json: { url: `${NOWHERE}?${"x".repeat(1024 * 1024)}` },
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "an address that is not http(s)",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/webhook", {
+            key: ctx.alice,
+            json: { url: "ftp://127.0.0.1/hook" },
+          }),
+        check: (reply) => {
+          expect(reply.body).toEqual({
+            detail: [
+              {
+                loc: ["body", "url"],
+                msg: "Value error, ftp: is not http or https",
+                type: "value_error",
+              },
+            ],
+          });
+        },
+      },
+      {
+        name: "an unknown event",
+        send: (ctx) =>
+          call(ctx.main.origin, "POST", "/v1/webhook", {
+            key: ctx.alice,
+            json: { url: NOWHERE, events: ["run.started"] },
+          }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "POST", "/v1/webhook", {
+        key: ctx.brokenKey,
+        json: { url: NOWHERE },
+      }),
+    ),
+  },
+
+  listWebhooks: {
+    "200": [
+      {
+        name: "the caller's endpoints, without secrets",
+        send: async (ctx) => {
+          await newWebhook(ctx);
+          return call(ctx.main.origin, "GET", "/v1/webhook/list", { key: ctx.alice });
+        },
+        check: (reply) => {
+          expect((reply.body as unknown[]).length).toBeGreaterThan(0);
+          expect(reply.text).not.toContain("whsec_");
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) => call(ctx.main.origin, "GET", "/v1/webhook/list", { key })),
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "GET", "/v1/webhook/list", { key: ctx.brokenKey }),
+    ),
+  },
+
+  deleteWebhook: {
+    "204": [
+      {
+        name: "an endpoint of the caller's",
+        send: async (ctx) =>
+          call(ctx.main.origin, "DELETE", `/v1/webhook/${await newWebhook(ctx)}`, {
+            key: ctx.alice,
+          }),
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "DELETE", `/v1/webhook/${UNKNOWN_WEBHOOK}`, { key }),
+    ),
+    "404": [
+      {
+        name: "an unknown endpoint",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", `/v1/webhook/${UNKNOWN_WEBHOOK}`, { key: ctx.alice }),
+      },
+      {
+        name: "another owner's endpoint",
+        send: async (ctx) =>
+          call(ctx.main.origin, "DELETE", `/v1/webhook/${await newWebhook(ctx, "bob")}`, {
+            key: ctx.alice,
+          }),
+      },
+    ],
+    "413": [
+      {
+        name: "a body over 1 MiB (a delete takes none, but any body is read)",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", `/v1/webhook/${UNKNOWN_WEBHOOK}`, {
+            key: ctx.alice,
+            body: oversizedRunBody(ALICE_SKILL),
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "an id over 128 characters",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", `/v1/webhook/${TOO_LONG_ID}`, { key: ctx.alice }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "DELETE", `/v1/webhook/${UNKNOWN_WEBHOOK}`, { key: ctx.brokenKey }),
+    ),
+  },
+
+  listWebhookDeliveries: {
+    "200": [
+      {
+        name: "an endpoint's deliveries with their attempts",
+        send: async (ctx) => {
+          const { webhookId } = await newDelivery(ctx);
+          return call(ctx.main.origin, "GET", `/v1/webhook/${webhookId}/deliveries`, {
+            key: ctx.alice,
+          });
+        },
+        check: (reply) => {
+          expect(reply.body).toMatchObject([
+            { event: "run.finished", attempts: [{ status: 500, response: "down" }] },
+          ]);
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "GET", `/v1/webhook/${UNKNOWN_WEBHOOK}/deliveries`, { key }),
+    ),
+    "404": [
+      {
+        name: "an unknown endpoint",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/webhook/${UNKNOWN_WEBHOOK}/deliveries`, {
+            key: ctx.alice,
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "a limit over 100",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/webhook/${UNKNOWN_WEBHOOK}/deliveries?limit=101`, {
+            key: ctx.alice,
+          }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "GET", `/v1/webhook/${UNKNOWN_WEBHOOK}/deliveries`, {
+        key: ctx.brokenKey,
+      }),
+    ),
+  },
+
+  redeliverWebhook: {
+    "202": [
+      {
+        name: "a delivery of the caller's endpoint",
+        send: async (ctx) => {
+          const { webhookId, deliveryId } = await newDelivery(ctx);
+          return call(
+            ctx.main.origin,
+            "POST",
+            `/v1/webhook/${webhookId}/deliveries/${deliveryId}/redeliver`,
+            { key: ctx.alice },
+          );
+        },
+        check: (reply) => {
+          expect(reply.body).toMatchObject({ state: "pending", attempts: [{ status: 500 }] });
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "POST", `/v1/webhook/${UNKNOWN_WEBHOOK}/deliveries/msg_x/redeliver`, {
+        key,
+      }),
+    ),
+    "404": [
+      {
+        name: "an unknown endpoint",
+        send: (ctx) =>
+          call(
+            ctx.main.origin,
+            "POST",
+            `/v1/webhook/${UNKNOWN_WEBHOOK}/deliveries/msg_x/redeliver`,
+            { key: ctx.alice },
+          ),
+      },
+      {
+        name: "an unknown delivery of the caller's endpoint",
+        send: async (ctx) =>
+          call(
+            ctx.main.origin,
+            "POST",
+            `/v1/webhook/${await newWebhook(ctx)}/deliveries/msg_x/redeliver`,
+            { key: ctx.alice },
+          ),
+        check: (reply) => expect(reply.body).toEqual({ detail: "Delivery not found" }),
+      },
+    ],
+    "409": [
+      {
+        name: "an endpoint disabled by a 410",
+        send: async (ctx) => {
+          const { webhookId, deliveryId } = await newDelivery(ctx);
+          await ctx.main.db.prisma.webhook.update({
+            where: { id: webhookId },
+            data: { disabledAt: new Date(), disabledReason: "the endpoint answered 410 Gone" },
+          });
+          return call(
+            ctx.main.origin,
+            "POST",
+            `/v1/webhook/${webhookId}/deliveries/${deliveryId}/redeliver`,
+            { key: ctx.alice },
+          );
+        },
+      },
+    ],
+    "413": [
+      {
+        name: "a body over 1 MiB (a redelivery takes none, but any body is read)",
+        send: (ctx) =>
+          call(
+            ctx.main.origin,
+            "POST",
+            `/v1/webhook/${UNKNOWN_WEBHOOK}/deliveries/msg_x/redeliver`,
+            { key: ctx.alice, body: oversizedRunBody(ALICE_SKILL) },
+          ),
+      },
+    ],
+    "422": [
+      {
+        name: "a delivery id over 128 characters",
+        send: (ctx) =>
+          call(
+            ctx.main.origin,
+            "POST",
+            `/v1/webhook/${UNKNOWN_WEBHOOK}/deliveries/${TOO_LONG_ID}/redeliver`,
+            { key: ctx.alice },
+          ),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "POST", `/v1/webhook/${UNKNOWN_WEBHOOK}/deliveries/msg_x/redeliver`, {
+        key: ctx.brokenKey,
+      }),
+    ),
+  },
 };
 
 const specOperations = operations();
@@ -1541,6 +1855,7 @@ describe("every operation answers each declared status as openapi.yaml declares 
         videos: failingVideos,
         runFiles: failingRunFiles,
         uploads: failingUploads,
+        webhooks: failingWebhooks,
       }),
     });
     ctx.alice = await ctx.main.keyFor("alice");

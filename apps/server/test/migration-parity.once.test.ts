@@ -272,6 +272,9 @@ describe("migration parity", () => {
       "secrets",
       "skills",
       "uploaded_files",
+      "webhook_attempts",
+      "webhook_deliveries",
+      "webhooks",
     ]);
     expect(Object.keys(fromSqlite.indexes).length).toBeGreaterThan(0);
     expect(Object.keys(fromSqlite.foreignKeys).length).toBeGreaterThan(0);

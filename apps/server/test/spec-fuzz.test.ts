@@ -62,6 +62,24 @@ beforeAll(async () => {
   const runCursor = await nextOf("/v1/run/list?limit=1");
   await server.repos.secrets.put("alice", "fuzz_token", "alice's token");
   await server.repos.secrets.put("bob", "bobs_token", "bob's token");
+  const aliceHook = await server.repos.webhooks.create("alice", "http://127.0.0.1:9/hook", [
+    "run.finished",
+  ]);
+  const bobHook = await server.repos.webhooks.create("bob", "http://127.0.0.1:9/bob", [
+    "run.failed",
+  ]);
+  const deliveryId = "msg_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80";
+  await server.db.prisma.webhookDelivery.create({
+    data: {
+      id: deliveryId,
+      webhookId: aliceHook?.id ?? "",
+      runId: recorded.id,
+      event: "run.finished",
+      body: JSON.stringify(recorded),
+      createdAt: new Date(),
+      state: "delivered",
+    },
+  });
   const videoUrl = new URL(server.videoUrlFor(recorded.id));
   pools = {
     key,
@@ -74,6 +92,8 @@ beforeAll(async () => {
       `/v1/run/${runs[1]?.id}/video${new URL(server.videoUrlFor(runs[1]?.id ?? "")).search}`,
     ],
     secretNames: ["fuzz_token", "bobs_token", "never_set"],
+    webhookIds: [aliceHook?.id ?? "", bobHook?.id ?? "", "wh_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80"],
+    deliveryIds: [deliveryId, "msg_unknown"],
     fileTargets: [
       // One file that exists, and a genuine address of one the run does not have (a 404).
       `${new URL(server.fileUrlFor(recorded.id, "report.csv")).pathname}${new URL(server.fileUrlFor(recorded.id, "report.csv")).search}`,
@@ -116,7 +136,14 @@ function breach(op: Operation, request: FuzzRequest, answer: Answer): string | n
     return `undeclared status ${status}: ${answer.text.slice(0, 200)}`;
   // No request shape avoids a 409: it says the run's state does not allow the operation (a
   // pause of an ended run), and the operation must declare it.
-  if (request.valid && !(answer.status < 400 || answer.status === 404 || answer.status === 409)) {
+  const limited =
+    request.limitMessage !== undefined &&
+    answer.status === 422 &&
+    answer.text.includes(request.limitMessage);
+  if (
+    request.valid &&
+    !(answer.status < 400 || answer.status === 404 || answer.status === 409 || limited)
+  ) {
     return `a valid request got ${status}: ${answer.text.slice(0, 300)}`;
   }
   if (!request.valid && answer.status < 400 && answer.status >= 300 && answer.status !== 304) {

@@ -456,8 +456,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers `url` to be sent the caller's run events listed in `events` (all five when
+         *     left out). The answer holds the signing secret, **shown this once**: each delivery is
+         *     signed with it twice, as `Autotab-Signature` (hex HMAC-SHA256 of the raw body, keyed with
+         *     the whole secret text) and as Standard Webhooks (`webhook-id`, `webhook-timestamp`,
+         *     `webhook-signature`). The address must be http or https and reach a public network (the
+         *     same rules as `http` steps; an operator can allow private hosts). An owner has at most
+         *     20 endpoints.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The caller's endpoints, oldest first, without their secrets.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint with its deliveries; nothing more is sent to it.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description The endpoint's newest deliveries first (at most `limit`), each with every attempt made:
+         *     status, latency, the start of the response, or the error.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/{id}/deliveries/{delivery}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Sends the delivery again, as soon as a sender is free, with its body and `webhook-id`
+         *     unchanged (receivers that keep the ids they saw can tell it apart from a new event); the
+         *     attempts are counted afresh. A pending delivery is sent at once. 409 when the endpoint
+         *     is disabled (it answered 410 Gone): register it again instead.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    runEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A run event, sent to a registered endpoint
+         * @description The run as it was at the event (RunSession; `video_url` is null: read the run for its
+         *     link). Answer with any 2xx within 10 seconds; anything else is retried with exponential
+         *     backoff and jitter for about 24 hours (15 attempts), and a 410 disables the endpoint.
+         *     A delivery may arrive more than once (a sender lost mid-send): `webhook-id` is the same
+         *     on every attempt of one delivery.
+         */
+        post: operations["runEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -739,6 +874,85 @@ export interface components {
          * @description WebM video bytes (VP8 or VP9).
          */
         VideoBytes: string;
+        /**
+         * @description A run event an endpoint can be sent: the run ended in `finish` (`run.finished`), `reset`
+         *     (`run.failed`), `cancel` (`run.cancelled`) or `timeout` (`run.timeout`), or paused
+         *     (`run.paused`: at an `ask` or on request).
+         * @enum {string}
+         */
+        WebhookEvent: "run.finished" | "run.failed" | "run.cancelled" | "run.timeout" | "run.paused";
+        CreateWebhookRequest: {
+            /**
+             * @description Where deliveries are POSTed (http or https).
+             * @example https://example.com/skillrun-hook
+             */
+            url: string;
+            /** @description The events to send; all five when left out. */
+            events?: components["schemas"]["WebhookEvent"][];
+        };
+        Webhook: {
+            /** @example wh_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80 */
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEvent"][];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When deliveries stopped for good (the endpoint answered 410); null while active.
+             */
+            disabled_at: string | null;
+            disabled_reason: string | null;
+        };
+        /** @description A new endpoint, with the secret its deliveries are signed with (shown only here). */
+        WebhookCreated: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEvent"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            disabled_at: string | null;
+            disabled_reason: string | null;
+            /**
+             * @description `whsec_` followed by 32 random bytes in base64 (the Standard Webhooks form).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=
+             */
+            secret: string;
+        };
+        WebhookAttempt: {
+            /** Format: date-time */
+            at: string;
+            /** @description The HTTP status answered; null when none came (refused, timed out, …). */
+            status: number | null;
+            latency_ms: number;
+            /** @description The first 1 KiB of the response body. */
+            response: string | null;
+            /** @description Why no status came back, or why the address was refused. */
+            error: string | null;
+        };
+        WebhookDelivery: {
+            /**
+             * @description Sent as `webhook-id`; the same on every attempt.
+             * @example msg_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80
+             */
+            id: string;
+            webhook_id: string;
+            run_id: string;
+            event: components["schemas"]["WebhookEvent"];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description `pending`: to be sent (again) at `next_attempt_at`; `delivered`: a 2xx came back;
+             *     `failed`: given up (attempts used up, or the endpoint answered 410).
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed";
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
         ErrorDetail: {
             /** @description What went wrong, for people. */
             detail: string;
@@ -804,6 +1018,15 @@ export interface components {
          *     secret: `/secret/list`, or a name whose percent-encoding does not decode (`Not Found`).
          */
         SecretNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /** @description No webhook endpoint of the caller has this id (or no such delivery of it). */
+        WebhookNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -882,6 +1105,8 @@ export interface components {
          *     digits or `_`; at most 128 characters. `list` names the list, never a secret.
          */
         SecretName: string;
+        /** @description The endpoint's id, e.g. `wh_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+        WebhookId: string;
     };
     requestBodies: {
         /** @description A skill definition (docs/skills.md): YAML, as a skill file holds it, or a JSON object. */
@@ -1764,6 +1989,189 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, e.g. `wh_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description How many deliveries to list, newest first. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id, e.g. `wh_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, e.g. `wh_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["WebhookId"];
+                /** @description The delivery's id, e.g. `msg_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookNotFound"];
+            /** @description The endpoint is disabled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Webhook is disabled: the endpoint answered 410 Gone"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    runEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw body, keyed with the endpoint's whole secret text. */
+                "Autotab-Signature": string;
+                /** @description The delivery's id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` (Standard Webhooks). */
+                "webhook-signature": string;
+                /** @description The event's type. */
+                "X-Skillrun-Event": components["schemas"]["WebhookEvent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunSession"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx counts as delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

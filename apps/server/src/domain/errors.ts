@@ -52,6 +52,28 @@ export class SkillNotFound extends AppError {
   }
 }
 
+export class WebhookNotFound extends AppError {
+  readonly status = 404;
+  constructor() {
+    super("Webhook not found");
+  }
+}
+
+export class DeliveryNotFound extends AppError {
+  readonly status = 404;
+  constructor() {
+    super("Delivery not found");
+  }
+}
+
+/** A redelivery to an endpoint that answered 410 Gone. */
+export class WebhookDisabled extends AppError {
+  readonly status = 409;
+  constructor() {
+    super("Webhook is disabled: the endpoint answered 410 Gone");
+  }
+}
+
 export class SecretNotFound extends AppError {
   readonly status = 404;
   constructor() {

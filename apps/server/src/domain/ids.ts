@@ -20,3 +20,13 @@ export const FILE_ID_PATTERN =
 export function newFileId(): string {
   return `file_${uuidv7()}`;
 }
+
+/** Webhook endpoints' ids are `wh_` + a UUID v7. */
+export function newWebhookId(): string {
+  return `wh_${uuidv7()}`;
+}
+
+/** Webhook deliveries' ids (the Standard Webhooks `webhook-id`) are `msg_` + a UUID v7. */
+export function newDeliveryId(): string {
+  return `msg_${uuidv7()}`;
+}

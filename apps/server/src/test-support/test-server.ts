@@ -16,6 +16,7 @@ import { createRuntime } from "../runtime.js";
 import { skillRecordOf } from "../skills/import-skills.js";
 import { VideoUrlSigner } from "../videos/signed-url.js";
 import type { VideoStore } from "../videos/video-store.js";
+import type { WebhookSenderOptions } from "../webhooks/webhook-sender.js";
 import type { Worker, WorkerOptions } from "../worker/worker.js";
 import { createTestDatabase } from "./test-database.js";
 import { TEST_SECRETS_KEY } from "./test-secrets.js";
@@ -49,6 +50,8 @@ export interface TestServerOptions {
   logger?: Logger;
   /** More configuration, as environment variables over the test defaults (TRUST_PROXY, …). */
   env?: Record<string, string>;
+  /** Webhook sender options over the defaults (a shorter retry schedule or timeout). */
+  webhooks?: Partial<WebhookSenderOptions>;
 }
 
 export interface TestServer {
@@ -133,6 +136,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.workerExecution && { execution: options.workerExecution }),
       ...(options.override && { app: options.override }),
       ...(options.logger && { logger: options.logger }),
+      ...(options.webhooks && { webhooks: options.webhooks }),
     },
   ).catch(async (error: unknown) => {
     await database.drop();

@@ -5,6 +5,7 @@ import type { RunRepository } from "../../src/db/repositories/runs.js";
 import type { SecretRepository } from "../../src/db/repositories/secrets.js";
 import type { SkillRepository } from "../../src/db/repositories/skills.js";
 import type { UploadedFileRepository } from "../../src/db/repositories/uploaded-files.js";
+import type { WebhookRepository } from "../../src/db/repositories/webhooks.js";
 import type { VideoStore } from "../../src/videos/video-store.js";
 
 /** The message of the failure the broken repositories throw; it must never reach a client. */
@@ -34,6 +35,15 @@ export const failingRunPauses = {
 export const failingRunEvents = {
   list: fail,
 } satisfies Record<keyof RunEventRepository, unknown> as unknown as RunEventRepository;
+
+/** A WebhookRepository whose every method fails. */
+export const failingWebhooks = {
+  create: fail,
+  list: fail,
+  delete: fail,
+  deliveries: fail,
+  redeliver: fail,
+} satisfies Record<keyof WebhookRepository, unknown> as unknown as WebhookRepository;
 
 /** A SecretRepository whose every method fails. */
 export const failingSecrets = {

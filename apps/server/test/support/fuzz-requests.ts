@@ -10,6 +10,11 @@ export interface FuzzRequest {
   body?: string;
   /** Built from valid parts only: the answer must be a 2xx or a 404. */
   valid: boolean;
+  /**
+   * A 422 whose detail says this is also a right answer to a valid request: an owner's limit
+   * (of webhook endpoints), which no request shape avoids once it is reached.
+   */
+  limitMessage?: string;
 }
 
 /** What a valid request may name: things that exist on the server under test, or might. */
@@ -24,6 +29,10 @@ export interface Pools {
   videoTargets: string[];
   /** Secret names: the caller's, another owner's, unknown ones. */
   secretNames: string[];
+  /** Webhook endpoint ids: the caller's, another owner's, unknown ones. */
+  webhookIds: string[];
+  /** Delivery ids: of the caller's endpoint, and unknown ones. */
+  deliveryIds: string[];
   /** Signed run file addresses (path and query) the server made. */
   fileTargets: string[];
 }
@@ -142,8 +151,9 @@ function queryText(values: [string, string[]][]): string {
 
 /** The operation's path with its id (a run's, a skill's, a secret's name) and a run file's name. */
 function pathOf(op: Operation, id: string, name = "report.csv"): string {
-  const path = op.path.replace("{id}", id);
-  // A path with one parameter calls it `{id}`, or `{name}` for a secret; a run file's has both.
+  const path = op.path.replace("{id}", id).replace("{delivery}", name);
+  // A path with one parameter calls it `{id}`, or `{name}` for a secret; a run file's has both,
+  // and a redelivery's `{id}` and `{delivery}`.
   return `/v1${path.replace("{name}", op.path.includes("{id}") ? name : id)}`;
 }
 
@@ -361,6 +371,54 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
         );
     case "deleteSecret":
       return fc.constantFrom(...pools.secretNames).map((name) => make(pathOf(op, name)));
+    case "createWebhook":
+      return fc
+        .record(
+          {
+            // Addresses the test server's rules allow (it allows private networks), where nothing listens.
+            url: fc
+              .tuple(
+                fc.constantFrom("http://127.0.0.1:9/", "http://[::1]:9/", "http://localhost:9/"),
+                storableText(40).map(percentEncode),
+              )
+              .map(([base, path]) => `${base}${path}`),
+            events: fc.uniqueArray(
+              fc.constantFrom(
+                "run.finished",
+                "run.failed",
+                "run.cancelled",
+                "run.timeout",
+                "run.paused",
+              ),
+              { minLength: 1, maxLength: 5 },
+            ),
+          },
+          { requiredKeys: ["url"] },
+        )
+        .map((body) =>
+          make(pathOf(op, ""), {
+            body: JSON.stringify(body),
+            headers: { ...auth, ...JSON_TYPE },
+            limitMessage: "webhook endpoints; delete one first",
+          }),
+        );
+    case "listWebhooks":
+      return fc.constant(make(pathOf(op, "")));
+    case "deleteWebhook":
+      return fc.constantFrom(...pools.webhookIds).map((id) => make(pathOf(op, id)));
+    case "listWebhookDeliveries":
+      return fc
+        .tuple(
+          fc.constantFrom(...pools.webhookIds),
+          fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
+        )
+        .map(([id, l]) =>
+          make(`${pathOf(op, id)}${l === undefined ? "" : queryText([["limit", [String(l)]]])}`),
+        );
+    case "redeliverWebhook":
+      return fc
+        .tuple(fc.constantFrom(...pools.webhookIds), fc.constantFrom(...pools.deliveryIds))
+        .map(([id, delivery]) => make(pathOf(op, id, delivery)));
     case "putSkill":
     case "validateSkill":
       return skillDefinition.map(({ id, body, type }) =>
@@ -397,6 +455,18 @@ function hostileBody(pools: Pools): fc.Arbitrary<string> {
           fc.record({ s: fc.jsonValue({ maxDepth: 2 }), n: fc.oneof(hostileText, fc.jsonValue()) }),
         ),
         extra: fc.jsonValue({ maxDepth: 2 }),
+      },
+      { requiredKeys: [] },
+    ),
+    // A webhook's body: hostile addresses and events.
+    fc.record(
+      {
+        url: fc.oneof(
+          hostileText,
+          fc.jsonValue({ maxDepth: 2 }),
+          fc.constantFrom("http://169.254.169.254/", "file:///etc/passwd", "http://127.0.0.1:9/"),
+        ),
+        events: fc.oneof(fc.array(hostileText, { maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })),
       },
       { requiredKeys: [] },
     ),
@@ -508,7 +578,15 @@ function invalidRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> 
     ? hostilePathId.filter((part) => part !== "")
     : hostilePathId;
   const id = hasPathId(op)
-    ? fc.oneof(pathId, fc.constantFrom(...pools.runIds, ...pools.skillIds, ...pools.secretNames))
+    ? fc.oneof(
+        pathId,
+        fc.constantFrom(
+          ...pools.runIds,
+          ...pools.skillIds,
+          ...pools.secretNames,
+          ...pools.webhookIds,
+        ),
+      )
     : fc.constant("");
   // An empty name would make the path the list's (`…/files/`), another operation.
   const name = fc.oneof(

@@ -8,6 +8,7 @@ import type { Flavour } from "../database-url.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import { type NewRunEvent, toRunEventRow } from "./run-events.js";
 import { stateIn } from "./run-state-filter.js";
+import { writeWebhookDeliveries } from "./webhook-outbox.js";
 
 /** A run a worker has claimed, with what it needs to execute it. */
 export interface ClaimedRun {
@@ -276,6 +277,7 @@ export class RunExecutionRepository {
       });
       if (count === 1) {
         await tx.runEvent.create({ data: toRunEventRow(event) });
+        await writeWebhookDeliveries(tx, holder.runId, "pause", event.at);
         return "paused";
       }
       if (requested && (await tx.run.count({ where: held })) === 1) return "called_off";
@@ -359,7 +361,10 @@ export class RunExecutionRepository {
           secretInputs: null,
         },
       });
-      if (count === 1) await tx.runEvent.create({ data: toRunEventRow(event) });
+      if (count === 1) {
+        await tx.runEvent.create({ data: toRunEventRow(event) });
+        await writeWebhookDeliveries(tx, holder.runId, to, event.at);
+      }
       return count === 1;
     });
   }
@@ -462,6 +467,7 @@ export class RunExecutionRepository {
               },
             }),
           });
+          if (!requeue) await writeWebhookDeliveries(tx, run.id, "reset", now);
         }
         return count === 1;
       });

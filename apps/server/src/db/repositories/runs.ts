@@ -9,9 +9,11 @@ import type { SecretBox } from "../../secrets/secret-box.js";
 import { sealSecretInputs } from "../../secrets/secret-inputs.js";
 import type { ChangeClient, RunSignals } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
-import { fromJsonColumn, toJsonColumn } from "../json-column.js";
+import { toJsonColumn } from "../json-column.js";
 import { keysetPage } from "./keyset-page.js";
+import { type RunRow, toRunSession } from "./run-session.js";
 import { stateIn } from "./run-state-filter.js";
+import { writeWebhookDeliveries } from "./webhook-outbox.js";
 
 export interface RunListQuery {
   skillId?: string;
@@ -47,38 +49,6 @@ export type KeyedStart =
 
 // How often a process deletes expired idempotency keys, at most.
 const KEY_SWEEP_INTERVAL_MS = 60_000;
-
-type RunRow = {
-  id: string;
-  owner: string;
-  skillId: string;
-  name: string | null;
-  state: string | null;
-  environment: string | null;
-  inputs: string;
-  data: string | null;
-  createdAt: Date;
-  startTime: Date;
-  endTime: Date | null;
-  skillVersion: string | null;
-};
-
-function toRunSession(row: RunRow): RunSession {
-  return {
-    id: row.id,
-    skill_id: row.skillId,
-    owner: row.owner,
-    name: row.name,
-    created_at: row.createdAt.toISOString(),
-    environment: row.environment as RunSession["environment"],
-    start_time: row.startTime.toISOString(),
-    end_time: row.endTime?.toISOString() ?? null,
-    state: row.state as RunState | null,
-    inputs: fromJsonColumn<Record<string, unknown>>(row.inputs),
-    data: fromJsonColumn<Record<string, unknown>>(row.data),
-    x_skill_version: row.skillVersion,
-  };
-}
 
 /** Runs, always read and changed within one owner. */
 export class RunRepository {
@@ -275,22 +245,23 @@ export class RunRepository {
    * executing the run is told to stop it.
    */
   async cancel(owner: string, id: string): Promise<RunState | null> {
-    return this.signals.change(async (db) => {
-      const { count } = await db.run.updateMany({
-        where: { id, owner, ...stateIn(sourcesOf("cancel")) },
-        // An ended run needs its secret inputs no more.
-        data: {
-          state: "cancel",
-          endTime: this.clock.now(),
-          leaseExpiresAt: null,
-          secretInputs: null,
-        },
-      });
-      const row = await db.run.findFirst({ where: { id, owner }, select: { state: true } });
-      return {
-        value: row ? (row.state as RunState | null) : null,
-        signal: count === 1 ? { type: "cancelled", runId: id } : undefined,
-      };
-    });
+    return this.signals.change(
+      async (db) => {
+        const now = this.clock.now();
+        const { count } = await db.run.updateMany({
+          where: { id, owner, ...stateIn(sourcesOf("cancel")) },
+          // An ended run needs its secret inputs no more.
+          data: { state: "cancel", endTime: now, leaseExpiresAt: null, secretInputs: null },
+        });
+        if (count === 1) await writeWebhookDeliveries(db, id, "cancel", now);
+        const row = await db.run.findFirst({ where: { id, owner }, select: { state: true } });
+        return {
+          value: row ? (row.state as RunState | null) : null,
+          signal: count === 1 ? { type: "cancelled", runId: id } : undefined,
+        };
+      },
+      // The cancel and its webhook deliveries commit together (the outbox).
+      { atomic: true },
+    );
   }
 }
