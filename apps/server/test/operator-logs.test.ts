@@ -2,10 +2,15 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
+import { call } from "./support/http.js";
 import { RunClient } from "./support/runs.js";
 import { QUICK_SKILL, SLEEPY_SKILL } from "./support/skills.js";
+import { WebhookReceiver } from "./support/webhook-receiver.js";
 
-/** The lines an operator follows runs by: one when a run starts, one when it ends, in JSON. */
+/**
+ * The lines an operator follows runs by: one when a run starts, one when it ends, and one per
+ * webhook attempt, in JSON.
+ */
 
 const FAILING = `
 id: skill_failing
@@ -17,6 +22,7 @@ steps:
 
 let server: TestServer;
 let client: RunClient;
+let key: string;
 const lines: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
@@ -33,7 +39,8 @@ beforeAll(async () => {
     logger: pino({ level: "info" }, sink),
   });
   await server.importSkillYaml("alice", QUICK_SKILL, SLEEPY_SKILL, FAILING);
-  client = new RunClient(server.origin, await server.keyFor("alice"));
+  key = await server.keyFor("alice");
+  client = new RunClient(server.origin, key);
 });
 
 afterAll(async () => {
@@ -97,4 +104,45 @@ describe("the server's log of runs", () => {
       msg: expect.stringMatching(/^run ended: cancel after/),
     });
   });
+
+  it("logs each webhook attempt's outcome, never the secret or a signature", async () => {
+    const receiver = await new WebhookReceiver((n) =>
+      n === 1 ? { status: 500, body: "try later" } : { status: 200 },
+    ).start();
+    try {
+      const reply = await call(server.origin, "POST", "/v1/webhook", {
+        key,
+        json: { url: receiver.url, events: ["run.failed"] },
+      });
+      const { id: webhookId, secret } = reply.body as { id: string; secret: string };
+      const { id } = await client.start("skill_failing");
+      // The first attempt fails; the retry (about 5 s later) succeeds.
+      await receiver.waitFor(2, 20_000);
+      const deadline = Date.now() + 5_000;
+      const outcomes = () => about(id).filter((line) => line.webhookId === webhookId);
+      while (outcomes().length < 2 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(outcomes()).toMatchObject([
+        {
+          level: 40,
+          event: "run.failed",
+          attempt: 1,
+          status: 500,
+          outcome: "pending",
+          nextAttemptAt: expect.any(String),
+          msg: "webhook attempt failed; will retry",
+        },
+        { level: 30, attempt: 2, status: 200, outcome: "delivered", msg: "webhook delivered" },
+      ]);
+      const logged = JSON.stringify(lines);
+      expect(logged).not.toContain(secret);
+      for (const received of receiver.received) {
+        expect(logged).not.toContain(String(received.headers["autotab-signature"]));
+        expect(logged).not.toContain(String(received.headers["webhook-signature"]).slice(3));
+      }
+    } finally {
+      await receiver.close();
+    }
+  }, 30_000);
 });

@@ -225,9 +225,53 @@ describe("retention", () => {
       videos: 0,
       runFiles: 0,
       uploads: 0,
+      webhookDeliveries: 0,
       bytes: 0,
     });
     expect(lines).toEqual([]);
+  });
+});
+
+describe("retention of webhook deliveries", () => {
+  it("removes deliveries done with before the cutoff, keeping pending and recent ones", async () => {
+    const hook = await server.repos.webhooks.create("alice", "http://127.0.0.1:9/kept", [
+      "run.finished",
+    ]);
+    const runId = await runWithFiles();
+    const write = (id: string, state: string, at: number) =>
+      server.db.prisma.webhookDelivery.create({
+        data: {
+          id,
+          webhookId: hook?.id ?? "",
+          runId,
+          event: "run.finished",
+          body: "{}",
+          createdAt: new Date(at),
+          state,
+          // Pending ones are not due for a year: no sender takes them meanwhile.
+          nextAttemptAt: state === "pending" ? new Date(at + 365 * DAY) : null,
+          attempts: { create: { at: new Date(at), status: 500, latencyMs: 1 } },
+        },
+      });
+    await write("msg_old_delivered", "delivered", START);
+    await write("msg_old_failed", "failed", START);
+    await write("msg_old_pending", "pending", START);
+    await write("msg_recent", "delivered", START + 20 * DAY);
+    now = START + 30 * DAY + 60_000;
+    const lines: Record<string, unknown>[] = [];
+    const report = await retention(30, lines).sweep();
+    expect(report?.webhookDeliveries).toBe(2);
+    const left = await server.db.prisma.webhookDelivery.findMany({
+      where: { webhookId: hook?.id ?? "" },
+      select: { id: true },
+      orderBy: { id: "asc" },
+    });
+    expect(left.map((row) => row.id)).toEqual(["msg_old_pending", "msg_recent"]);
+    expect(
+      await server.db.prisma.webhookAttempt.count({ where: { deliveryId: "msg_old_failed" } }),
+    ).toBe(0);
+    expect(lines[0]?.msg).toMatch(/, 0 uploads and 2 webhook deliveries: /);
+    await server.repos.webhooks.delete("alice", hook?.id ?? "");
   });
 });
 

@@ -581,7 +581,7 @@ export interface webhooks {
          * A run event, sent to a registered endpoint
          * @description The run as it was at the event (RunSession; `video_url` is null: read the run for its
          *     link). Answer with any 2xx within 10 seconds; anything else is retried with exponential
-         *     backoff and jitter for about 24 hours (15 attempts), and a 410 disables the endpoint.
+         *     backoff and jitter for about 24 hours (16 attempts), and a 410 disables the endpoint.
          *     A delivery may arrive more than once (a sender lost mid-send): `webhook-id` is the same
          *     on every attempt of one delivery.
          */

@@ -25,6 +25,8 @@ export interface RetentionReport {
   /** Run files removed from the index. */
   runFiles: number;
   uploads: number;
+  /** Webhook deliveries (delivered or given up) removed with their attempts. */
+  webhookDeliveries: number;
   /** Bytes freed on disk, all together. */
   bytes: number;
 }
@@ -46,8 +48,9 @@ const RUN_ENTRY = /^(.+?)(-attempt-\d+)?(\.webm|\.webm\.part|-files)$/;
 
 /**
  * Removes what the store keeps longer than RETENTION_DAYS: the video and the files (folder and
- * index rows) of runs that ended before the cutoff, and the uploads made before it that no
- * queued or running run names. The runs are found from the store's folder (one entry per run
+ * index rows) of runs that ended before the cutoff, the uploads made before it that no queued
+ * or running run names, and the webhook deliveries written before it that are done with
+ * (delivered or given up; a pending one stays until it is). The runs are found from the store's folder (one entry per run
  * that has anything there) and the database says which of them ended when; rows go before their
  * bytes, so a sweep cut short leaves files a later sweep finds, never rows without files. Any
  * number of workers may sweep at once: removing twice removes nothing more.
@@ -61,14 +64,22 @@ export class Retention {
     if (days === 0) return null;
     const now = clock.now().getTime();
     const cutoff = new Date(now - days * DAY_MS);
-    const report: RetentionReport = { runs: 0, videos: 0, runFiles: 0, uploads: 0, bytes: 0 };
+    const report: RetentionReport = {
+      runs: 0,
+      videos: 0,
+      runFiles: 0,
+      uploads: 0,
+      webhookDeliveries: 0,
+      bytes: 0,
+    };
     await this.sweepRuns(cutoff, report);
     await this.sweepUploads(cutoff, report);
     await this.sweepIncoming(now - INCOMING_KEPT_MS, report);
-    if (report.runs + report.uploads + report.bytes > 0) {
+    report.webhookDeliveries = await this.deps.retention.forgetWebhookDeliveries(cutoff);
+    if (report.runs + report.uploads + report.bytes + report.webhookDeliveries > 0) {
       logger.info(
         { retention: report, days },
-        `retention removed the videos and files of ${report.runs} runs ended more than ${days} days ago (${report.videos} videos, ${report.runFiles} indexed files) and ${report.uploads} uploads: ${formatBytes(report.bytes)}`,
+        `retention removed the videos and files of ${report.runs} runs ended more than ${days} days ago (${report.videos} videos, ${report.runFiles} indexed files), ${report.uploads} uploads and ${report.webhookDeliveries} webhook deliveries: ${formatBytes(report.bytes)}`,
       );
     }
     return report;

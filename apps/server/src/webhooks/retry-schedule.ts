@@ -1,11 +1,11 @@
 /**
  * When a delivery that did not get a 2xx is tried again: exponential backoff (5 s, doubling, at
  * most 6 h between attempts) with ±20 % jitter, so that the retries of many deliveries to an
- * endpoint that was down do not all arrive at once. 15 attempts span about 24 hours
- * (5 s + 10 s + … + 5.7 h + 6 h + 6 h ≈ 23.4 h before jitter); after the last the delivery is
- * given up (`failed`).
+ * endpoint that was down do not all arrive at once. 16 attempts span about 24 hours (the 15
+ * waits between them: 5 s + 10 s + … + 5.7 h + 6 h + 6 h ≈ 23.4 h before jitter); after the last
+ * the delivery is given up (`failed`).
  */
-export const MAX_DELIVERY_ATTEMPTS = 15;
+export const MAX_DELIVERY_ATTEMPTS = 16;
 
 const FIRST_DELAY_MS = 5_000;
 const MAX_DELAY_MS = 6 * 60 * 60 * 1000;

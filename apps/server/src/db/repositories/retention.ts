@@ -3,7 +3,10 @@ import type { PrismaClient } from "../database.js";
 import { fromJsonColumn } from "../json-column.js";
 import { stateIn } from "./run-state-filter.js";
 
-/** The reads retention makes of runs: which have ended long enough ago, which uploads are in use. */
+/**
+ * What retention asks of the database: which runs ended long enough ago, which uploads are in use,
+ * and removing webhook deliveries that are done with.
+ */
 export class RetentionRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -35,5 +38,13 @@ export class RetentionRepository {
       }
     }
     return used;
+  }
+
+  /** Deletes the webhook deliveries written before `cutoff` that are no longer pending. */
+  async forgetWebhookDeliveries(cutoff: Date): Promise<number> {
+    const { count } = await this.prisma.webhookDelivery.deleteMany({
+      where: { createdAt: { lt: cutoff }, state: { in: ["delivered", "failed"] } },
+    });
+    return count;
   }
 }
