@@ -26,6 +26,7 @@ import { refuseUnstorableText } from "./http/storable-text.js";
 import { receiveUpload } from "./http/upload-body.js";
 import { openApiValidator } from "./http/validator.js";
 import { paths } from "./paths.js";
+import { type RunEventStreamOptions, runEventStreamRouter } from "./routes/run-event-stream.js";
 import { runFilesRouter } from "./routes/run-files.js";
 import { runPausesRouter } from "./routes/run-pauses.js";
 import { runsRouter } from "./routes/runs.js";
@@ -74,7 +75,11 @@ export interface AppDeps {
     videoSigningSecret: string;
     /** Largest file `POST /v1/file` keeps (FILE_MAX_BYTES). */
     fileMaxBytes: number;
+    /** How live event streams look for events and keep quiet connections open. */
+    eventStream: RunEventStreamOptions;
   };
+  /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
+  shutdown: AbortSignal;
 }
 
 /** Builds the Express app. It does not listen: cli/serve.ts does, and tests do on port 0. */
@@ -153,6 +158,15 @@ export function createApp(deps: AppDeps): Express {
       signer,
       linkBase,
       inputLimits: deps.config.inputLimits,
+    }),
+  );
+  app.use(
+    "/v1",
+    runEventStreamRouter({
+      runEvents: deps.runEvents,
+      clock: deps.clock,
+      options: deps.config.eventStream,
+      shutdown: deps.shutdown,
     }),
   );
   app.use("/v1", runPausesRouter(deps.runPauses));

@@ -187,6 +187,9 @@ const ConfigSchema = z.object({
   // workers remove older ones at start and every hour. 0 keeps everything.
   RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   // --- end of files ---
+  // How long a live event stream may be quiet before the server sends a heartbeat comment, so
+  // that proxies do not close it (most close idle connections after 30–60 s).
+  STREAM_HEARTBEAT_SECONDS: z.coerce.number().positive().max(3600).default(15),
   // Whether this process sends webhook deliveries (serve and worker both do by default; any
   // number of processes may, each delivery is taken by one). Deliveries are written whatever
   // this says: a process that does not send leaves them to those that do.

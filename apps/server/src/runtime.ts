@@ -126,6 +126,8 @@ export async function createRuntime(
 
   // Webhook deliveries follow the rules of runs' http steps, without this server's own address.
   const webhookNetwork = overrides.network ?? networkPolicyOf(config);
+  // Ends live event streams when the server shuts down: draining waits for every request.
+  const shutdown = new AbortController();
   const app = roles.http ? createApp(appDeps()) : undefined;
   let network = overrides.network ?? networkPolicyOf(config);
   const worker =
@@ -178,6 +180,7 @@ export async function createRuntime(
       : undefined;
   let server: ServerClosing | undefined;
   let closing: Promise<void> | undefined;
+
   // Known once the server listens (PORT=0 picks a free port).
   let boundUrl: string | undefined;
 
@@ -200,7 +203,9 @@ export async function createRuntime(
           config.VIDEO_SIGNING_SECRET ??
           keptSigningSecret(join(localDataDir(config.DATABASE_URL), "video-signing-secret")),
         fileMaxBytes: config.FILE_MAX_BYTES,
+        eventStream: { pollMs: 250, heartbeatMs: config.STREAM_HEARTBEAT_SECONDS * 1000 },
       },
+      shutdown: shutdown.signal,
     };
     return overrides.app ? overrides.app(deps) : deps;
   }
@@ -260,6 +265,7 @@ export async function createRuntime(
         return closing;
       }
       closing = (async () => {
+        shutdown.abort();
         // Both at once: no new connection, no new claim. The runs under way go on meanwhile, and
         // what they are not given time to finish goes back to the queue.
         const serverClosed = server?.close({ force });

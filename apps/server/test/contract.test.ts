@@ -1474,6 +1474,58 @@ const table: Table = {
     ),
   },
 
+  streamRunEvents: {
+    "200": [
+      {
+        name: "a run whose log holds its ending: all of it, then the stream closes",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/events/stream`, {
+            key: ctx.alice,
+          }),
+        check: (reply) => {
+          expect(reply.headers.get("content-type")).toMatch(/^text\/event-stream/);
+          const types = [...reply.text.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
+          expect(types).toEqual(SAMPLE_EVENTS.map((event) => event.type));
+        },
+      },
+    ],
+    "204": [
+      {
+        name: "a run cancelled while queued: no event will ever come",
+        send: async (ctx) => {
+          const id = await newRun(ctx);
+          await ctx.main.repos.runs.cancel("alice", id);
+          return call(ctx.main.origin, "GET", `/v1/run/${id}/events/stream`, { key: ctx.alice });
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/events/stream`, { key }),
+    ),
+    "404": [
+      {
+        name: "another owner's run",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.bobRun}/events/stream`, { key: ctx.alice }),
+      },
+    ],
+    "422": [
+      {
+        name: "a Last-Event-ID that is not an event id",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/events/stream`, {
+            key: ctx.alice,
+            headers: { "last-event-id": "-1" },
+          }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "GET", `/v1/run/${ctx.aliceRun}/events/stream`, {
+        key: ctx.brokenKey,
+      }),
+    ),
+  },
+
   createWebhook: {
     "201": [
       {

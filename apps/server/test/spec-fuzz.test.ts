@@ -49,6 +49,9 @@ beforeAll(async () => {
     skill: { id: "skill_bob", name: "Bob's" },
     inputs: {},
   });
+  // Every run in the pools has ended (cancelled while queued): a stream of its events closes
+  // once sent, where a queued run's would stay open for as long as the run waits.
+  for (const run of [...runs, bobRun]) await server.repos.runs.cancel(run.owner, run.id);
   const recorded = runs[0] as RunSession;
   await server.putVideo(recorded.id, VIDEO_BYTES);
   await server.putRunFile(recorded.id, "report.csv", VIDEO_BYTES, { contentType: "text/csv" });

@@ -194,6 +194,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/run/{id}/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a run's step log live
+         * @description The run's step log as [Server-Sent Events](https://html.spec.whatwg.org/multipage/server-sent-events.html),
+         *     oldest first, then each event as it is written. Every event is one SSE message:
+         *     `id:` the event's id, `event:` its type, `data:` the RunEvent JSON. The stream closes
+         *     after the run's last event (its ending: `run_finished`, `run_failed`, `run_timed_out`,
+         *     `run_cancelled`, or `worker_lost` when the run was not re-queued; a run cancelled while
+         *     queued has none and closes at once), and when the server shuts down. A comment line
+         *     (`: heartbeat`) every 15 seconds keeps proxies from closing a quiet stream.
+         *
+         *     To resume after a dropped connection, send the id of the last event received as
+         *     `Last-Event-ID` (EventSource does so by itself): the stream goes on with the events after
+         *     it, none missed, none repeated. Once the run has ended and no event follows, the answer
+         *     is a 204, which tells EventSource to stop reconnecting.
+         */
+        get: operations["streamRunEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/run/{id}/video_url": {
         parameters: {
             query?: never;
@@ -1374,6 +1405,53 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RunEvent"][];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RunNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamRunEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event received; the stream starts after it. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of the run's events. */
+            200: {
+                headers: {
+                    /** @description Always `no-cache`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 1041
+                     *     event: step_started
+                     *     data: {"id":1041,"run_id":"run_019a…","type":"step_started",…}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /**
+             * @description The run has ended and no event follows `Last-Event-ID` (or it was cancelled before
+             *     any worker took it): nothing more will come.
+             */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RunNotFound"];

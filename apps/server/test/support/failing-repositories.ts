@@ -34,6 +34,7 @@ export const failingRunPauses = {
 /** A RunEventRepository whose every method fails. */
 export const failingRunEvents = {
   list: fail,
+  follow: fail,
 } satisfies Record<keyof RunEventRepository, unknown> as unknown as RunEventRepository;
 
 /** A WebhookRepository whose every method fails. */

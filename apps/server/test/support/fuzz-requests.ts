@@ -371,6 +371,14 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
         );
     case "deleteSecret":
       return fc.constantFrom(...pools.secretNames).map((name) => make(pathOf(op, name)));
+    case "streamRunEvents":
+      return fc
+        .tuple(runId, fc.option(fc.integer({ min: 0, max: 1e9 }), { nil: undefined }))
+        .map(([id, last]) =>
+          make(pathOf(op, id), {
+            headers: { ...auth, ...(last !== undefined && { "last-event-id": String(last) }) },
+          }),
+        );
     case "createWebhook":
       return fc
         .record(

@@ -1,4 +1,5 @@
 import type { RunEvent } from "../../domain/api-types.js";
+import { isTerminal, type StoredRunState } from "../../domain/run-state-machine.js";
 import type { PrismaClient } from "../database.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import { keysetPage } from "./keyset-page.js";
@@ -103,4 +104,48 @@ export class RunEventRepository {
     const { page, last } = keysetPage(rows, query.limit);
     return { events: page.map(fromRunEventRow), ...(last && { next: last.id }) };
   }
+
+  /**
+   * What a live stream of the owner's run reads each time: up to `limit` events after `after`,
+   * oldest first, and where the run stands; null when the owner has no such run. The run is
+   * read first, so an ending it shows has its events in this read or a later one.
+   */
+  async follow(
+    owner: string,
+    runId: string,
+    query: { limit: number; after?: number },
+  ): Promise<{ run: FollowedRun; events: RunEvent[] } | null> {
+    const run = await this.prisma.run.findFirst({
+      where: { id: runId, owner },
+      select: { state: true, workerId: true, endTime: true },
+    });
+    if (!run) return null;
+    const rows = await this.prisma.runEvent.findMany({
+      where: { runId, ...(query.after !== undefined && { id: { gt: query.after } }) },
+      orderBy: { id: "asc" },
+      take: query.limit,
+    });
+    // An ended run's last event says whether its worker has had its last word.
+    const last =
+      isTerminal(run.state as StoredRunState) && rows.length === 0
+        ? await this.prisma.runEvent.findFirst({ where: { runId }, orderBy: { id: "desc" } })
+        : null;
+    return {
+      run: {
+        ...run,
+        lastEvent: last ? fromRunEventRow(last) : (rows.map(fromRunEventRow).at(-1) ?? null),
+      },
+      events: rows.map(fromRunEventRow),
+    };
+  }
+}
+
+/** Where a followed run stands. */
+export interface FollowedRun {
+  state: string | null;
+  /** The worker that last held it; null when none ever did (cancelled while queued). */
+  workerId: string | null;
+  endTime: Date | null;
+  /** The run's last event as of this read (when the read returned none, the log's last). */
+  lastEvent: RunEvent | null;
 }

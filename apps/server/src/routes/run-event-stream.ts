@@ -1,0 +1,144 @@
+import type { Response } from "express";
+import express, { type Router } from "express";
+import type { FollowedRun, RunEventRepository } from "../db/repositories/run-events.js";
+import type { RunEvent } from "../domain/api-types.js";
+import type { Clock } from "../domain/clock.js";
+import { RunNotFound } from "../domain/errors.js";
+import { isTerminal, type StoredRunState } from "../domain/run-state-machine.js";
+import { ownerOf } from "../http/auth.js";
+import { operation } from "../http/operation.js";
+import { isStorableText } from "../http/storable-text.js";
+
+/** The events after which a run's worker writes nothing more of it: its ending. */
+const ENDINGS = new Set(["run_finished", "run_failed", "run_timed_out", "run_cancelled"]);
+
+/**
+ * How long a stream waits, once the run has ended, for its worker's last word (`run_cancelled`
+ * after a cancel: the worker stops the run and saves its video first) before it closes anyway
+ * (the worker was lost meanwhile).
+ */
+const LAST_WORD_WAIT_MS = 15_000;
+
+/** How many events one read sends at most; a long log is sent in several. */
+const READ_LIMIT = 500;
+
+export interface RunEventStreamOptions {
+  /** How often a stream looks for new events. */
+  pollMs: number;
+  /** How long a stream may be quiet before a heartbeat comment goes out. */
+  heartbeatMs: number;
+}
+
+/**
+ * `GET /v1/run/{id}/events/stream`: the run's step log as Server-Sent Events, then each new
+ * event as it is written (read every `pollMs`, from any process's workers, on either flavour),
+ * until the run's ending, the client leaving or the server shutting down (`shutdown`).
+ */
+export function runEventStreamRouter(deps: {
+  runEvents: RunEventRepository;
+  clock: Clock;
+  options: RunEventStreamOptions;
+  /** Aborted when the server begins to shut down: every stream ends, so draining can finish. */
+  shutdown: AbortSignal;
+}): Router {
+  const router = express.Router();
+  router.param("id", (_req, _res, next, id: string) => {
+    next(isStorableText(id) ? undefined : new RunNotFound());
+  });
+
+  router.get(
+    "/run/:id/events/stream",
+    operation("streamRunEvents", async (req, res) => {
+      const owner = ownerOf(req);
+      const runId = req.params.id;
+      const lastId = req.get("Last-Event-ID");
+      let after = lastId === undefined ? undefined : Number(lastId);
+      // The first read decides between a 404 and the stream.
+      let read = await deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after });
+      if (read === null) throw new RunNotFound();
+      if (read.events.length === 0 && hasNothingMore(read.run, deps.clock.now())) {
+        // Nothing will follow: 204 is what tells EventSource to stop reconnecting.
+        res.status(204).end();
+        return;
+      }
+
+      const stop = new AbortController();
+      const end = () => stop.abort();
+      req.on("close", end);
+      deps.shutdown.addEventListener("abort", end);
+      res.writeHead(200, {
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-cache",
+        // Tells nginx and the like not to buffer the stream.
+        "X-Accel-Buffering": "no",
+      });
+      res.flushHeaders();
+      let lastWrite = Date.now();
+      try {
+        while (!stop.signal.aborted && read !== null) {
+          let ended = false;
+          for (const event of read.events) {
+            send(res, event);
+            after = event.id;
+            if (isEnding(event)) ended = true;
+          }
+          if (read.events.length > 0) lastWrite = Date.now();
+          if (ended || hasNothingMore(read.run, deps.clock.now())) break;
+          if (read.events.length < READ_LIMIT) {
+            if (Date.now() - lastWrite >= deps.options.heartbeatMs) {
+              res.write(": heartbeat\n\n");
+              lastWrite = Date.now();
+            }
+            await pause(deps.options.pollMs, stop.signal);
+            if (stop.signal.aborted) break;
+          }
+          read = await deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after });
+        }
+      } catch (error) {
+        // The answer has begun: the failure can only end it (and is logged).
+        req.log?.error({ err: error }, "run event stream failed");
+      } finally {
+        req.off("close", end);
+        deps.shutdown.removeEventListener("abort", end);
+        res.end();
+      }
+    }),
+  );
+  return router;
+}
+
+/** One SSE message: the event's id (for Last-Event-ID), its type, and the RunEvent as data. */
+function send(res: Response, event: RunEvent): void {
+  // JSON.stringify escapes line breaks inside strings, so the data is one line.
+  res.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+function isEnding(event: RunEvent): boolean {
+  if (ENDINGS.has(event.type)) return true;
+  // A lost worker's run that was not re-queued ended in reset with this event.
+  return event.type === "worker_lost" && (event.data as { requeued?: unknown })?.requeued === false;
+}
+
+/**
+ * Whether an ended run will have no more events: it was cancelled before any worker took it, its
+ * log ends with its ending, or it ended long enough ago that a worker's last word would have come.
+ */
+function hasNothingMore(run: FollowedRun, now: Date): boolean {
+  if (!isTerminal(run.state as StoredRunState)) return false;
+  if (run.workerId === null) return true;
+  // Its ending was sent before (or the client resumed after it).
+  if (run.lastEvent !== null && isEnding(run.lastEvent)) return true;
+  return run.endTime !== null && now.getTime() - run.endTime.getTime() > LAST_WORD_WAIT_MS;
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
