@@ -2,6 +2,7 @@ import type { NetworkPolicy } from "@skillrun/engine";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { ApiKeyRepository } from "./db/repositories/api-keys.js";
+import type { RunChangeRepository } from "./db/repositories/run-changes.js";
 import type { RunEventRepository } from "./db/repositories/run-events.js";
 import type { RunFileRepository } from "./db/repositories/run-files.js";
 import type { RunPauseRepository } from "./db/repositories/run-pauses.js";
@@ -26,12 +27,12 @@ import { refuseUnstorableText } from "./http/storable-text.js";
 import { receiveUpload } from "./http/upload-body.js";
 import { openApiValidator } from "./http/validator.js";
 import { paths } from "./paths.js";
-import { type RunEventStreamOptions, runEventStreamRouter } from "./routes/run-event-stream.js";
 import { runFilesRouter } from "./routes/run-files.js";
 import { runPausesRouter } from "./routes/run-pauses.js";
 import { runsRouter } from "./routes/runs.js";
 import { secretsRouter } from "./routes/secrets.js";
 import { skillsRouter } from "./routes/skills.js";
+import { type StreamOptions, streamsRouter } from "./routes/streams.js";
 import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
 import { webhooksRouter } from "./routes/webhooks.js";
@@ -53,6 +54,8 @@ export interface AppDeps {
   uploads: UploadedFileRepository;
   /** Webhook endpoints and their deliveries. */
   webhooks: WebhookRepository;
+  /** The owners' change feeds of runs. */
+  runChanges: RunChangeRepository;
   /** Where webhook deliveries may be sent (the rules of runs' `http` steps). */
   network: () => NetworkPolicy;
   videos: VideoStore;
@@ -76,7 +79,7 @@ export interface AppDeps {
     /** Largest file `POST /v1/file` keeps (FILE_MAX_BYTES). */
     fileMaxBytes: number;
     /** How live event streams look for events and keep quiet connections open. */
-    eventStream: RunEventStreamOptions;
+    eventStream: StreamOptions;
   };
   /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
   shutdown: AbortSignal;
@@ -147,6 +150,17 @@ export function createApp(deps: AppDeps): Express {
     deps.clock,
   );
   const linkBase = linkBaseOf({ publicUrl: deps.config.publicUrl, serverUrl: deps.serverUrl });
+  // Before the runs' routes, so that /run/stream is never taken for a run's id.
+  app.use(
+    "/v1",
+    streamsRouter({
+      runEvents: deps.runEvents,
+      runChanges: deps.runChanges,
+      clock: deps.clock,
+      options: deps.config.eventStream,
+      shutdown: deps.shutdown,
+    }),
+  );
   app.use(
     "/v1",
     runsRouter({
@@ -158,15 +172,6 @@ export function createApp(deps: AppDeps): Express {
       signer,
       linkBase,
       inputLimits: deps.config.inputLimits,
-    }),
-  );
-  app.use(
-    "/v1",
-    runEventStreamRouter({
-      runEvents: deps.runEvents,
-      clock: deps.clock,
-      options: deps.config.eventStream,
-      shutdown: deps.shutdown,
     }),
   );
   app.use("/v1", runPausesRouter(deps.runPauses));

@@ -1,6 +1,7 @@
 import type { Database } from "./db/database.js";
 import { ApiKeyRepository } from "./db/repositories/api-keys.js";
 import { RetentionRepository } from "./db/repositories/retention.js";
+import { RunChangeRepository } from "./db/repositories/run-changes.js";
 import { RunEventRepository } from "./db/repositories/run-events.js";
 import { RunExecutionRepository } from "./db/repositories/run-execution.js";
 import { RunFileRepository } from "./db/repositories/run-files.js";
@@ -19,6 +20,8 @@ export interface Repositories {
   apiKeys: ApiKeyRepository;
   runs: RunRepository;
   runEvents: RunEventRepository;
+  /** The owners' change feeds of runs (the run stream). */
+  runChanges: RunChangeRepository;
   /** Pausing and resuming runs, the API's side. */
   runPauses: RunPauseRepository;
   /** The worker's side of runs. */
@@ -51,6 +54,7 @@ export function createRepositories(
     apiKeys: new ApiKeyRepository(db.prisma, clock),
     runs: new RunRepository(db.prisma, clock, signals, secretBox),
     runEvents: new RunEventRepository(db.prisma),
+    runChanges: new RunChangeRepository(db.prisma),
     runPauses: new RunPauseRepository(db.prisma, clock),
     runExecution: new RunExecutionRepository(db.prisma, clock, db.flavour),
     secrets: new SecretRepository(db.prisma, clock, secretBox),

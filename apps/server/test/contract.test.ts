@@ -3,6 +3,7 @@ import { type NewRunEvent, toRunEventRow } from "../src/db/repositories/run-even
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import {
   FAILURE_MESSAGE,
+  failingRunChanges,
   failingRunEvents,
   failingRunFiles,
   failingRunPauses,
@@ -13,7 +14,14 @@ import {
   failingVideos,
   failingWebhooks,
 } from "./support/failing-repositories.js";
-import { call, oversizedRunBody, type Reply, skillRecord, TOO_LONG_ID } from "./support/http.js";
+import {
+  call,
+  callStream,
+  oversizedRunBody,
+  type Reply,
+  skillRecord,
+  TOO_LONG_ID,
+} from "./support/http.js";
 import { bodyValidator, declaredResponse, type Operation, operations } from "./support/spec.js";
 import { tampered, VIDEO_BYTES, withQuery } from "./support/videos.js";
 
@@ -1474,6 +1482,42 @@ const table: Table = {
     ),
   },
 
+  streamRuns: {
+    "200": [
+      {
+        name: "the caller's run changes since the first (one read, then closed by the client)",
+        send: (ctx) =>
+          callStream(ctx.main.origin, "/v1/run/stream", {
+            key: ctx.alice,
+            headers: { "last-event-id": "0" },
+            enough: "\n\n",
+          }),
+        check: (reply) => {
+          expect(reply.headers.get("content-type")).toMatch(/^text\/event-stream/);
+          expect(reply.text).toMatch(/^id: \d+\nevent: run\ndata: \{"id":"run_/);
+          expect(reply.text).not.toContain('"owner":"bob"');
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) => call(ctx.main.origin, "GET", "/v1/run/stream", { key })),
+    "422": [
+      {
+        name: "a Last-Event-ID that is not a change id",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", "/v1/run/stream", {
+            key: ctx.alice,
+            headers: { "last-event-id": "x" },
+          }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "GET", "/v1/run/stream", {
+        key: ctx.brokenKey,
+        headers: { "last-event-id": "0" },
+      }),
+    ),
+  },
+
   streamRunEvents: {
     "200": [
       {
@@ -1908,6 +1952,7 @@ describe("every operation answers each declared status as openapi.yaml declares 
         runFiles: failingRunFiles,
         uploads: failingUploads,
         webhooks: failingWebhooks,
+        runChanges: failingRunChanges,
       }),
     });
     ctx.alice = await ctx.main.keyFor("alice");

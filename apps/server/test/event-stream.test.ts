@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunEvent } from "../src/domain/api-types.js";
+import type { RunEvent, RunSession } from "../src/domain/api-types.js";
 import {
   startTestServer,
   TEST_VIDEO_SECRET,
@@ -136,6 +136,65 @@ describe("a run's live event stream", () => {
       "last-event-id",
     ]);
     await runs.ended(id);
+  });
+});
+
+describe("the owner's run stream", () => {
+  const runsStream = (key: string, headers: Record<string, string> = {}) =>
+    openSse(`${server.baseUrl}/run/stream`, { authorization: `Bearer ${key}`, ...headers });
+
+  /** The runs a run stream carried, checked to be well-formed messages. */
+  const runsIn = (messages: SseMessage[]) =>
+    eventsIn(messages).map((message) => {
+      expect(message.event).toBe("run");
+      return { change: Number(message.id), run: JSON.parse(message.data ?? "") as RunSession };
+    });
+
+  it("sends each change of the caller's runs as it is made, from when it opened, none of others'", async () => {
+    const before = await runs.start("skill_stepping");
+    await runs.ended(before.id);
+    const stream = await runsStream(alice);
+    const bob = await server.keyFor("bob");
+    await server.importSkillYaml("bob", STEPPING);
+    const bobs = await new RunClient(server.origin, bob).start("skill_stepping");
+    const { id } = await runs.start("skill_stepping");
+    const seen = await stream.until((messages) =>
+      runsIn(messages).some(({ run }) => run.id === id && run.state === "finish"),
+    );
+    stream.abort();
+    const changes = runsIn(seen);
+    expect(changes.every(({ run }) => run.owner === "alice")).toBe(true);
+    expect(changes.map(({ run }) => run.id)).not.toContain(before.id);
+    expect(changes.map(({ run }) => run.id)).not.toContain(bobs.id);
+    // Queued, taken, ended: each change once, in order (the run as it was when sent, so a
+    // change sent late may already show a later state, never an earlier one).
+    const ids = changes.map(({ change }) => change);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(changes).toHaveLength(3);
+    const order = [null, "play", "finish"];
+    const states = changes.map(({ run }) => order.indexOf(run.state ?? null));
+    expect(states).toEqual([...states].sort());
+    await new RunClient(server.origin, bob).ended(bobs.id);
+  });
+
+  it("resumes after Last-Event-ID with no change missed or repeated", async () => {
+    const first = await runsStream(alice);
+    const a = await runs.start("skill_stepping");
+    const b = await runs.start("skill_stepping");
+    const all = runsIn(
+      await first.until(
+        (messages) => runsIn(messages).filter(({ run }) => run.state === "finish").length === 2,
+      ),
+    );
+    first.abort();
+    expect(new Set(all.map(({ run }) => run.id))).toEqual(new Set([a.id, b.id]));
+    const cut = all[1]?.change;
+    const rest = await runsStream(alice, { "last-event-id": String(cut) });
+    const resumed = runsIn(
+      await rest.until((messages) => eventsIn(messages).length >= all.length - 2),
+    );
+    rest.abort();
+    expect(resumed.map(({ change }) => change)).toEqual(all.slice(2).map(({ change }) => change));
   });
 });
 

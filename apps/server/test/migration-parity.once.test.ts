@@ -266,6 +266,7 @@ describe("migration parity", () => {
     expect(Object.keys(fromSqlite.tables).sort()).toEqual([
       "api_keys",
       "idempotency_keys",
+      "run_changes",
       "run_events",
       "run_files",
       "runs",

@@ -119,16 +119,32 @@ interface Answer {
 }
 
 async function send(request: FuzzRequest): Promise<Answer> {
+  const control = new AbortController();
   const response = await fetch(`${server.origin}${request.target}`, {
     method: request.method,
     headers: request.headers,
     body: request.body,
+    signal: control.signal,
   });
-  return {
-    status: response.status,
-    contentType: response.headers.get("content-type") ?? "",
-    text: await response.text(),
-  };
+  const contentType = response.headers.get("content-type") ?? "";
+  if (!contentType.startsWith("text/event-stream")) {
+    return { status: response.status, contentType, text: await response.text() };
+  }
+  // A live stream may stay open for good: its first message, or what came in 200 ms, will do.
+  const timer = setTimeout(() => control.abort(), 200);
+  let text = "";
+  try {
+    for await (const chunk of response.body ?? []) {
+      text += Buffer.from(chunk).toString("utf8");
+      if (text.includes("\n\n")) break;
+    }
+  } catch (error) {
+    if (!control.signal.aborted) throw error;
+  } finally {
+    clearTimeout(timer);
+    control.abort();
+  }
+  return { status: response.status, contentType, text };
 }
 
 /** Why the answer breaks the contract for this request, or null when it keeps it. */

@@ -63,8 +63,12 @@ describe("the client installed from its tarball outside the repository", () => {
   it("is installed outside the repository, with no private package anywhere", () => {
     expect(relative(repoRoot, consumerDir).startsWith("..")).toBe(true);
     const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
-    expect(manifest.dependencies).toEqual({ "openapi-fetch": expect.any(String) });
+    expect(manifest.dependencies).toEqual({
+      "eventsource-parser": expect.any(String),
+      "openapi-fetch": expect.any(String),
+    });
     expect(existsSync(join(consumerDir, "node_modules", "openapi-fetch"))).toBe(true);
+    expect(existsSync(join(consumerDir, "node_modules", "eventsource-parser"))).toBe(true);
     expect(existsSync(join(consumerDir, "node_modules", "@skillrun", "contract"))).toBe(false);
   });
 
@@ -163,11 +167,14 @@ const ended = await Promise.all(ids.map((id) => api.waitForRun(client, id, { tim
 const listed = [];
 for await (const run of api.listAllRuns(client, { limit: 1 })) listed.push(run.id);
 const failure = await api.waitForRun(client, "run_missing", { timeoutMs: 5000 }).catch((e) => e);
+const watched = [];
+for await (const event of api.watchRun(client, ids[0])) watched.push(event.type);
 console.log(JSON.stringify({
   exports: Object.keys(api).sort(),
   ended: ended.map((run) => [run.state, run.data]),
   listed: listed.sort().join() === ids.sort().join(),
   failure: [failure instanceof api.ApiError, failure.status, failure.detail],
+  watched: watched.at(-1),
 }));
 `,
     );
@@ -186,6 +193,7 @@ console.log(JSON.stringify({
         "isTerminalState",
         "listAllRuns",
         "waitForRun",
+        "watchRun",
       ],
       ended: [
         ["finish", { greeting: "Hello, Ada!" }],
@@ -193,6 +201,7 @@ console.log(JSON.stringify({
       ],
       listed: true,
       failure: [true, 404, "Run not found"],
+      watched: "run_finished",
     });
   });
 });

@@ -71,6 +71,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/run/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the caller's runs live
+         * @description Each change of the caller's runs as [Server-Sent Events](https://html.spec.whatwg.org/multipage/server-sent-events.html),
+         *     in the order made: a run queued, taken by a worker, paused, resumed, put back in the
+         *     queue, or ended. Each message is `id:` the change's id, `event: run`, `data:` the run as
+         *     it is when the message is sent (RunSession, without `video_url`). The stream starts with
+         *     the changes made after it opened, or after `Last-Event-ID` (EventSource sends it when it
+         *     reconnects): none missed, none repeated. It stays open until the client leaves or the
+         *     server shuts down; a comment line (`: heartbeat`) every 15 seconds keeps proxies from
+         *     closing it.
+         */
+        get: operations["streamRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/run/{id}": {
         parameters: {
             query?: never;
@@ -1245,6 +1272,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunSession"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamRuns: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last change received; the stream starts after it. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of the caller's run changes. */
+            200: {
+                headers: {
+                    /** @description Always `no-cache`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 3307
+                     *     event: run
+                     *     data: {"id":"run_019a…","skill_id":"skill_sum","state":"play",…}
+                     */
+                    "text/event-stream": string;
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -16,6 +16,8 @@ const BATCH = 500;
 // An upload still being received is younger than this; an older temporary file was left by a
 // process that died while receiving it.
 const INCOMING_KEPT_MS = DAY_MS;
+// How long the changes the run stream resumes from are kept (RETENTION_DAYS=0 keeps them too).
+const RUN_CHANGES_KEPT_MS = DAY_MS;
 
 /** What one sweep removed. */
 export interface RetentionReport {
@@ -76,6 +78,8 @@ export class Retention {
     await this.sweepUploads(cutoff, report);
     await this.sweepIncoming(now - INCOMING_KEPT_MS, report);
     report.webhookDeliveries = await this.deps.retention.forgetWebhookDeliveries(cutoff);
+    // The run stream resumes from a change of the last day at most; older ones serve nobody.
+    await this.deps.retention.forgetRunChanges(new Date(now - RUN_CHANGES_KEPT_MS));
     if (report.runs + report.uploads + report.bytes + report.webhookDeliveries > 0) {
       logger.info(
         { retention: report, days },

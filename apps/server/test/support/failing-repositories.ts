@@ -1,3 +1,4 @@
+import type { RunChangeRepository } from "../../src/db/repositories/run-changes.js";
 import type { RunEventRepository } from "../../src/db/repositories/run-events.js";
 import type { RunFileRepository } from "../../src/db/repositories/run-files.js";
 import type { RunPauseRepository } from "../../src/db/repositories/run-pauses.js";
@@ -36,6 +37,12 @@ export const failingRunEvents = {
   list: fail,
   follow: fail,
 } satisfies Record<keyof RunEventRepository, unknown> as unknown as RunEventRepository;
+
+/** A RunChangeRepository whose every method fails. */
+export const failingRunChanges = {
+  latest: fail,
+  after: fail,
+} satisfies Record<keyof RunChangeRepository, unknown> as unknown as RunChangeRepository;
 
 /** A WebhookRepository whose every method fails. */
 export const failingWebhooks = {

@@ -371,6 +371,12 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
         );
     case "deleteSecret":
       return fc.constantFrom(...pools.secretNames).map((name) => make(pathOf(op, name)));
+    case "streamRuns":
+      return fc.option(fc.integer({ min: 0, max: 1e9 }), { nil: undefined }).map((last) =>
+        make(pathOf(op, ""), {
+          headers: { ...auth, ...(last !== undefined && { "last-event-id": String(last) }) },
+        }),
+      );
     case "streamRunEvents":
       return fc
         .tuple(runId, fc.option(fc.integer({ min: 0, max: 1e9 }), { nil: undefined }))

@@ -91,3 +91,36 @@ export function rawRequest(
     request.end();
   });
 }
+
+/**
+ * A request to a stream that stays open: reads until the body holds `enough` (or the server
+ * ends it), then closes it from this side. The reply holds what was read.
+ */
+export async function callStream(
+  origin: string,
+  url: string,
+  options: { key?: string; headers?: Record<string, string>; enough: string },
+): Promise<Reply> {
+  const control = new AbortController();
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  const response = await fetch(new URL(url, origin), { headers, signal: control.signal });
+  let text = "";
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of response.body ?? []) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.includes(options.enough)) break;
+    }
+  } finally {
+    control.abort();
+  }
+  const isJson = /^application\/json\b/.test(response.headers.get("content-type") ?? "");
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: isJson && text !== "" ? JSON.parse(text) : text,
+    text,
+    bytes: new TextEncoder().encode(text),
+  };
+}

@@ -47,4 +47,10 @@ export class RetentionRepository {
     });
     return count;
   }
+
+  /** Deletes the run changes (the run stream's feed) made before `cutoff`. */
+  async forgetRunChanges(cutoff: Date): Promise<number> {
+    const { count } = await this.prisma.runChange.deleteMany({ where: { at: { lt: cutoff } } });
+    return count;
+  }
 }

@@ -6,9 +6,9 @@ import type { ChangeClient } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
 import type { Flavour } from "../database-url.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
+import { recordRunChange } from "./run-changes.js";
 import { type NewRunEvent, toRunEventRow } from "./run-events.js";
 import { stateIn } from "./run-state-filter.js";
-import { writeWebhookDeliveries } from "./webhook-outbox.js";
 
 /** A run a worker has claimed, with what it needs to execute it. */
 export interface ClaimedRun {
@@ -141,6 +141,7 @@ export class RunExecutionRepository {
           data: { worker: workerId },
         }),
       });
+      await recordRunChange(tx, { id: row.id, owner: row.owner }, "play", now);
       const skill = await tx.skill.findUnique({
         where: { owner_id: { owner: row.owner, id: row.skill_id } },
         select: { definition: true, definitionHash: true },
@@ -277,7 +278,7 @@ export class RunExecutionRepository {
       });
       if (count === 1) {
         await tx.runEvent.create({ data: toRunEventRow(event) });
-        await writeWebhookDeliveries(tx, holder.runId, "pause", event.at);
+        await recordRunChange(tx, { id: holder.runId }, "pause", event.at);
         return "paused";
       }
       if (requested && (await tx.run.count({ where: held })) === 1) return "called_off";
@@ -296,7 +297,10 @@ export class RunExecutionRepository {
         where: { id: holder.runId, workerId: holder.workerId, state: "pause" },
         data: { state: "play", pausedFor: null },
       });
-      if (count === 1) await tx.runEvent.create({ data: toRunEventRow(event) });
+      if (count === 1) {
+        await tx.runEvent.create({ data: toRunEventRow(event) });
+        await recordRunChange(tx, { id: holder.runId }, "play", event.at);
+      }
       return count === 1;
     });
   }
@@ -363,7 +367,7 @@ export class RunExecutionRepository {
       });
       if (count === 1) {
         await tx.runEvent.create({ data: toRunEventRow(event) });
-        await writeWebhookDeliveries(tx, holder.runId, to, event.at);
+        await recordRunChange(tx, { id: holder.runId }, to, event.at);
       }
       return count === 1;
     });
@@ -385,7 +389,10 @@ export class RunExecutionRepository {
           attempts: { decrement: 1 },
         },
       });
-      if (count === 1) await tx.runEvent.create({ data: toRunEventRow(event) });
+      if (count === 1) {
+        await tx.runEvent.create({ data: toRunEventRow(event) });
+        await recordRunChange(tx, { id: holder.runId }, null, event.at);
+      }
       return count === 1;
     });
   }
@@ -467,7 +474,7 @@ export class RunExecutionRepository {
               },
             }),
           });
-          if (!requeue) await writeWebhookDeliveries(tx, run.id, "reset", now);
+          await recordRunChange(tx, { id: run.id }, requeue ? null : "reset", now);
         }
         return count === 1;
       });

@@ -6,6 +6,7 @@ import type { PausedFor, ResumeInput } from "../../domain/paused-for.js";
 import type { StoredRunState } from "../../domain/run-state-machine.js";
 import type { PrismaClient } from "../database.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
+import { recordRunChange } from "./run-changes.js";
 
 /** What asking a run to pause came to. */
 export type PauseOutcome =
@@ -78,12 +79,16 @@ export class RunPauseRepository {
     const issues = answerIssues(pausedFor, answer);
     if (issues.length > 0) return { outcome: "invalid", issues };
     const stored: ResumeInput = pausedFor.reason === "ask" ? { answer: answerOf(answer) } : {};
-    const { count } = await this.prisma.run.updateMany({
-      // The pause it checked the answer against, not one that replaced it since.
-      where: { id, owner, state: "pause", pausedFor: row.pausedFor },
-      data: { state: "play", pausedFor: null, resumeInput: toJsonColumn(stored) },
+    const resumed = await this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.run.updateMany({
+        // The pause it checked the answer against, not one that replaced it since.
+        where: { id, owner, state: "pause", pausedFor: row.pausedFor },
+        data: { state: "play", pausedFor: null, resumeInput: toJsonColumn(stored) },
+      });
+      if (count === 1) await recordRunChange(tx, { id, owner }, "play", this.clock.now());
+      return count === 1;
     });
-    return count === 1 ? { outcome: "resumed" } : this.conflict(owner, id);
+    return resumed ? { outcome: "resumed" } : this.conflict(owner, id);
   }
 
   private async conflict(owner: string, id: string): Promise<ResumeOutcome> {

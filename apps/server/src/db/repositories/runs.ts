@@ -11,9 +11,9 @@ import type { ChangeClient, RunSignals } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
 import { toJsonColumn } from "../json-column.js";
 import { keysetPage } from "./keyset-page.js";
+import { recordRunChange } from "./run-changes.js";
 import { type RunRow, toRunSession } from "./run-session.js";
 import { stateIn } from "./run-state-filter.js";
-import { writeWebhookDeliveries } from "./webhook-outbox.js";
 
 export interface RunListQuery {
   skillId?: string;
@@ -70,10 +70,11 @@ export class RunRepository {
   async create(input: NewRun): Promise<RunSession> {
     const now = this.clock.now();
     const id = newRunId();
-    const row = await this.signals.change(async (db) => ({
-      value: await this.insert(db, id, now, input),
-      signal: { type: "queued" },
-    }));
+    const row = await this.signals.change(
+      async (db) => ({ value: await this.insert(db, id, now, input), signal: { type: "queued" } }),
+      // The run and its change (for the run stream) commit together.
+      { atomic: true },
+    );
     return toRunSession(row);
   }
 
@@ -174,14 +175,15 @@ export class RunRepository {
     });
   }
 
-  /** Writes the queued run; secret inputs' values sealed, `***` in its inputs. */
-  private insert(db: ChangeClient, id: string, now: Date, input: NewRun) {
+  /** Writes the queued run (and its change); secret inputs' values sealed, `***` in its inputs. */
+  private async insert(db: ChangeClient, id: string, now: Date, input: NewRun) {
     const { inputs, sealed } = sealSecretInputs(
       this.box,
       id,
       input.skill.inputs ?? [],
       input.inputs,
     );
+    await db.runChange.create({ data: { owner: input.owner, runId: id, at: now } });
     return db.run.create({
       data: {
         id,
@@ -253,7 +255,7 @@ export class RunRepository {
           // An ended run needs its secret inputs no more.
           data: { state: "cancel", endTime: now, leaseExpiresAt: null, secretInputs: null },
         });
-        if (count === 1) await writeWebhookDeliveries(db, id, "cancel", now);
+        if (count === 1) await recordRunChange(db, { id, owner }, "cancel", now);
         const row = await db.run.findFirst({ where: { id, owner }, select: { state: true } });
         return {
           value: row ? (row.state as RunState | null) : null,

@@ -1,5 +1,6 @@
-import type { Response } from "express";
-import express, { type Router } from "express";
+import type { IncomingMessage } from "node:http";
+import express, { type Response, type Router } from "express";
+import type { RunChangeEntry, RunChangeRepository } from "../db/repositories/run-changes.js";
 import type { FollowedRun, RunEventRepository } from "../db/repositories/run-events.js";
 import type { RunEvent } from "../domain/api-types.js";
 import type { Clock } from "../domain/clock.js";
@@ -22,7 +23,14 @@ const LAST_WORD_WAIT_MS = 15_000;
 /** How many events one read sends at most; a long log is sent in several. */
 const READ_LIMIT = 500;
 
-export interface RunEventStreamOptions {
+/**
+ * How long a gap in the change ids is waited for before the changes after it are sent anyway:
+ * a change written with a smaller id may still be committing (PostgreSQL takes ids at insert, so
+ * commits can come out of order), or it was rolled back and never comes.
+ */
+const GAP_WAIT_MS = 2_000;
+
+export interface StreamOptions {
   /** How often a stream looks for new events. */
   pollMs: number;
   /** How long a stream may be quiet before a heartbeat comment goes out. */
@@ -30,14 +38,19 @@ export interface RunEventStreamOptions {
 }
 
 /**
- * `GET /v1/run/{id}/events/stream`: the run's step log as Server-Sent Events, then each new
- * event as it is written (read every `pollMs`, from any process's workers, on either flavour),
- * until the run's ending, the client leaving or the server shutting down (`shutdown`).
+ * The live streams (Server-Sent Events), read every `pollMs` from the database, so what any
+ * process writes reaches them on either flavour; every stream ends when the client leaves or
+ * the server shuts down (`shutdown`).
+ *
+ * - `GET /v1/run/{id}/events/stream`: the run's step log, then each new event, until its ending.
+ * - `GET /v1/run/stream`: each change of the owner's runs (queued, claimed, paused, resumed,
+ *   ended), from now or from `Last-Event-ID`, for as long as the client stays.
  */
-export function runEventStreamRouter(deps: {
+export function streamsRouter(deps: {
   runEvents: RunEventRepository;
+  runChanges: RunChangeRepository;
   clock: Clock;
-  options: RunEventStreamOptions;
+  options: StreamOptions;
   /** Aborted when the server begins to shut down: every stream ends, so draining can finish. */
   shutdown: AbortSignal;
 }): Router {
@@ -45,6 +58,45 @@ export function runEventStreamRouter(deps: {
   router.param("id", (_req, _res, next, id: string) => {
     next(isStorableText(id) ? undefined : new RunNotFound());
   });
+
+  router.get(
+    "/run/stream",
+    operation("streamRuns", async (req, res) => {
+      const owner = ownerOf(req);
+      const lastId = req.get("Last-Event-ID");
+      let after = lastId === undefined ? await deps.runChanges.latest() : Number(lastId);
+      // The first read before the answer begins: a failure is still a 500.
+      let changes = await deps.runChanges.after(owner, after, READ_LIMIT);
+      const stream = open(req, res, deps.shutdown);
+      let lastWrite = Date.now();
+      // When the first missing id was seen (a gap that may yet fill).
+      let gapSeen: { id: number; at: number } | undefined;
+      try {
+        for (let first = true; !stream.signal.aborted; first = false) {
+          if (!first) changes = await deps.runChanges.after(owner, after, READ_LIMIT);
+          const { sendable, gap } = contiguous(changes, after, gapSeen, Date.now());
+          gapSeen = gap;
+          for (const change of sendable) {
+            if (change.run !== null) {
+              res.write(`id: ${change.id}\nevent: run\ndata: ${JSON.stringify(change.run)}\n\n`);
+              lastWrite = Date.now();
+            }
+            after = change.id;
+          }
+          if (sendable.length === READ_LIMIT) continue;
+          if (Date.now() - lastWrite >= deps.options.heartbeatMs) {
+            res.write(": heartbeat\n\n");
+            lastWrite = Date.now();
+          }
+          await pause(deps.options.pollMs, stream.signal);
+        }
+      } catch (error) {
+        req.log?.error({ err: error }, "run stream failed");
+      } finally {
+        stream.close();
+      }
+    }),
+  );
 
   router.get(
     "/run/:id/events/stream",
@@ -62,20 +114,10 @@ export function runEventStreamRouter(deps: {
         return;
       }
 
-      const stop = new AbortController();
-      const end = () => stop.abort();
-      req.on("close", end);
-      deps.shutdown.addEventListener("abort", end);
-      res.writeHead(200, {
-        "Content-Type": "text/event-stream; charset=utf-8",
-        "Cache-Control": "no-cache",
-        // Tells nginx and the like not to buffer the stream.
-        "X-Accel-Buffering": "no",
-      });
-      res.flushHeaders();
+      const stream = open(req, res, deps.shutdown);
       let lastWrite = Date.now();
       try {
-        while (!stop.signal.aborted && read !== null) {
+        while (!stream.signal.aborted && read !== null) {
           let ended = false;
           for (const event of read.events) {
             send(res, event);
@@ -89,8 +131,8 @@ export function runEventStreamRouter(deps: {
               res.write(": heartbeat\n\n");
               lastWrite = Date.now();
             }
-            await pause(deps.options.pollMs, stop.signal);
-            if (stop.signal.aborted) break;
+            await pause(deps.options.pollMs, stream.signal);
+            if (stream.signal.aborted) break;
           }
           read = await deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after });
         }
@@ -98,13 +140,63 @@ export function runEventStreamRouter(deps: {
         // The answer has begun: the failure can only end it (and is logged).
         req.log?.error({ err: error }, "run event stream failed");
       } finally {
-        req.off("close", end);
-        deps.shutdown.removeEventListener("abort", end);
-        res.end();
+        stream.close();
       }
     }),
   );
   return router;
+}
+
+/**
+ * Starts an event stream's answer: the headers, and a signal that aborts when the client leaves
+ * or the server shuts down; `close` ends the answer.
+ */
+function open(req: IncomingMessage, res: Response, shutdown: AbortSignal) {
+  const stop = new AbortController();
+  const end = () => stop.abort();
+  req.on("close", end);
+  shutdown.addEventListener("abort", end);
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache",
+    // Tells nginx and the like not to buffer the stream.
+    "X-Accel-Buffering": "no",
+  });
+  res.flushHeaders();
+  return {
+    signal: stop.signal,
+    close() {
+      req.off("close", end);
+      shutdown.removeEventListener("abort", end);
+      res.end();
+    },
+  };
+}
+
+/**
+ * The changes that can be sent after `after`: those whose ids follow on without a gap, and past
+ * a gap once it has been waited for GAP_WAIT_MS (`gap`: the first missing id, and since when).
+ */
+function contiguous(
+  changes: RunChangeEntry[],
+  after: number,
+  gapSeen: { id: number; at: number } | undefined,
+  now: number,
+): { sendable: RunChangeEntry[]; gap: { id: number; at: number } | undefined } {
+  const sendable: RunChangeEntry[] = [];
+  let next = after + 1;
+  for (const change of changes) {
+    if (change.id !== next) {
+      const waited =
+        gapSeen !== undefined && gapSeen.id === next && now - gapSeen.at >= GAP_WAIT_MS;
+      if (!waited) {
+        return { sendable, gap: gapSeen?.id === next ? gapSeen : { id: next, at: now } };
+      }
+    }
+    sendable.push(change);
+    next = change.id + 1;
+  }
+  return { sendable, gap: undefined };
 }
 
 /** One SSE message: the event's id (for Last-Event-ID), its type, and the RunEvent as data. */
