@@ -19,6 +19,7 @@ import { demoRouter } from "./http/demo.js";
 import { docsRouter } from "./http/docs.js";
 import { refuseDotSegments } from "./http/dot-segments.js";
 import { errorHandler } from "./http/error-handler.js";
+import type { StreamOptions } from "./http/event-stream.js";
 import { headAsGet } from "./http/head-as-get.js";
 import { linkBaseOf } from "./http/public-url.js";
 import { pydanticQueryIntegers } from "./http/query-integers.js";
@@ -32,7 +33,7 @@ import { runPausesRouter } from "./routes/run-pauses.js";
 import { runsRouter } from "./routes/runs.js";
 import { secretsRouter } from "./routes/secrets.js";
 import { skillsRouter } from "./routes/skills.js";
-import { type StreamOptions, streamsRouter } from "./routes/streams.js";
+import { streamsRouter } from "./routes/streams.js";
 import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
 import { webhooksRouter } from "./routes/webhooks.js";
@@ -83,6 +84,8 @@ export interface AppDeps {
   };
   /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
   shutdown: AbortSignal;
+  /** What wakes live streams (RunSignals.onStreamWake). */
+  streamWakes: (listener: (key: string) => void) => () => void;
 }
 
 /** Builds the Express app. It does not listen: cli/serve.ts does, and tests do on port 0. */
@@ -159,6 +162,7 @@ export function createApp(deps: AppDeps): Express {
       clock: deps.clock,
       options: deps.config.eventStream,
       shutdown: deps.shutdown,
+      wakes: deps.streamWakes,
     }),
   );
   app.use(

@@ -190,6 +190,9 @@ const ConfigSchema = z.object({
   // How long a live event stream may be quiet before the server sends a heartbeat comment, so
   // that proxies do not close it (most close idle connections after 30–60 s).
   STREAM_HEARTBEAT_SECONDS: z.coerce.number().positive().max(3600).default(15),
+  // How often a live stream reads the database when nothing wakes it: by default 250 ms on
+  // SQLite (nothing does), 2000 ms on PostgreSQL (its triggers' NOTIFY wakes streams at once).
+  STREAM_POLL_MS: z.coerce.number().int().min(10).max(600_000).optional(),
   // Whether this process sends webhook deliveries (serve and worker both do by default; any
   // number of processes may, each delivery is taken by one). Deliveries are written whatever
   // this says: a process that does not send leaves them to those that do.

@@ -203,9 +203,15 @@ export async function createRuntime(
           config.VIDEO_SIGNING_SECRET ??
           keptSigningSecret(join(localDataDir(config.DATABASE_URL), "video-signing-secret")),
         fileMaxBytes: config.FILE_MAX_BYTES,
-        eventStream: { pollMs: 250, heartbeatMs: config.STREAM_HEARTBEAT_SECONDS * 1000 },
+        eventStream: {
+          // PostgreSQL wakes streams as soon as what they read is written; the poll is a safety
+          // net there (a lost notification connection). SQLite has no notifications.
+          pollMs: config.STREAM_POLL_MS ?? (db.flavour === "postgres" ? 2000 : 250),
+          heartbeatMs: config.STREAM_HEARTBEAT_SECONDS * 1000,
+        },
       },
       shutdown: shutdown.signal,
+      streamWakes: (listener) => signals.onStreamWake(listener),
     };
     return overrides.app ? overrides.app(deps) : deps;
   }

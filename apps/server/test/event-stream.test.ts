@@ -19,9 +19,9 @@ import { SLEEPY_SKILL } from "./support/skills.js";
 import { openSse, type SseMessage } from "./support/sse.js";
 
 /**
- * `GET /v1/run/{id}/events/stream`, read over real HTTP by an SSE reader of the test's own: the
- * runs are executed by a `skillrun worker` process (the built command) on the same database, so
- * the server streams what another process writes, on either flavour.
+ * The live streams, read over real HTTP by an SSE reader of the test's own: the runs are executed
+ * by a `skillrun worker` process (the built command) on the same database, so the server streams
+ * what another process writes, on either flavour (on PostgreSQL woken by NOTIFY alone).
  */
 
 const STEPPING = `
@@ -42,8 +42,14 @@ let worker: SkillrunProcess;
 let videoDir: string;
 
 beforeAll(async () => {
-  // Heartbeats every 200 ms, so that a test sees them.
-  server = await startTestServer({ env: { STREAM_HEARTBEAT_SECONDS: "0.2" } });
+  // On PostgreSQL no stream here polls or sends a heartbeat within a test: whatever it sends, it
+  // was woken for by the NOTIFY of the worker process's writes.
+  server = await startTestServer({
+    env:
+      process.env.TEST_FLAVOUR === "postgres"
+        ? { STREAM_POLL_MS: "600000", STREAM_HEARTBEAT_SECONDS: "600" }
+        : {},
+  });
   await server.importSkillYaml("alice", STEPPING, SLEEPY_SKILL);
   alice = await server.keyFor("alice");
   runs = new RunClient(server.origin, alice);
@@ -111,13 +117,35 @@ describe("a run's live event stream", () => {
     expect(none.messages).toEqual([]);
   });
 
-  it("keeps a quiet stream open with heartbeats, and closes it after a cancel's last word", async () => {
+  it("closes a cancelled run's stream after its worker's last word", async () => {
     const { id } = await runs.start("skill_sleepy");
     const stream = await streamOf(id);
-    await stream.until((messages) => messages.filter((m) => m.comment === "heartbeat").length >= 2);
+    await stream.until((messages) => parsed(messages).some((e) => e.type === "run_started"));
     expect(await runs.cancel(id)).toBe("cancel");
     await stream.closed;
     expect(parsed(stream.messages).at(-1)?.type).toBe("run_cancelled");
+  });
+
+  it("keeps a quiet stream open with heartbeats", async () => {
+    // Heartbeats every 200 ms, and no worker: the run stays queued, its stream quiet.
+    const quiet = await startTestServer({ env: { STREAM_HEARTBEAT_SECONDS: "0.2" } });
+    try {
+      await quiet.importSkillYaml("alice", SLEEPY_SKILL);
+      const key = await quiet.keyFor("alice");
+      const { id } = await new RunClient(quiet.origin, key).start("skill_sleepy");
+      const stream = await openSse(`${quiet.baseUrl}/run/${id}/events/stream`, {
+        authorization: `Bearer ${key}`,
+      });
+      await stream.until(
+        (messages) => messages.filter((m) => m.comment === "heartbeat").length >= 2,
+      );
+      expect(eventsIn(stream.messages)).toEqual([]);
+      // Cancelled while queued: no event will ever come, and the stream ends.
+      await call(quiet.origin, "POST", `/v1/run/${id}/cancel`, { key });
+      await stream.closed;
+    } finally {
+      await quiet.close();
+    }
   });
 
   it("answers 404 for another owner's run and 422 for a Last-Event-ID that is not one", async () => {

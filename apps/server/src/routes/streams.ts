@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import express, { type Response, type Router } from "express";
 import type { RunChangeEntry, RunChangeRepository } from "../db/repositories/run-changes.js";
 import type { FollowedRun, RunEventRepository } from "../db/repositories/run-events.js";
@@ -7,6 +6,7 @@ import type { Clock } from "../domain/clock.js";
 import { RunNotFound } from "../domain/errors.js";
 import { isTerminal, type StoredRunState } from "../domain/run-state-machine.js";
 import { ownerOf } from "../http/auth.js";
+import { openEventStream, type StreamOptions, untilNext, Waker } from "../http/event-stream.js";
 import { operation } from "../http/operation.js";
 import { isStorableText } from "../http/storable-text.js";
 
@@ -30,13 +30,6 @@ const READ_LIMIT = 500;
  */
 const GAP_WAIT_MS = 2_000;
 
-export interface StreamOptions {
-  /** How often a stream looks for new events. */
-  pollMs: number;
-  /** How long a stream may be quiet before a heartbeat comment goes out. */
-  heartbeatMs: number;
-}
-
 /**
  * The live streams (Server-Sent Events), read every `pollMs` from the database, so what any
  * process writes reaches them on either flavour; every stream ends when the client leaves or
@@ -53,6 +46,11 @@ export function streamsRouter(deps: {
   options: StreamOptions;
   /** Aborted when the server begins to shut down: every stream ends, so draining can finish. */
   shutdown: AbortSignal;
+  /**
+   * Subscribes to wake-ups (`run:<id>`, `changes`; RunSignals.onStreamWake): a woken stream
+   * reads at once instead of at its next poll.
+   */
+  wakes: (listener: (key: string) => void) => () => void;
 }): Router {
   const router = express.Router();
   router.param("id", (_req, _res, next, id: string) => {
@@ -64,36 +62,47 @@ export function streamsRouter(deps: {
     operation("streamRuns", async (req, res) => {
       const owner = ownerOf(req);
       const lastId = req.get("Last-Event-ID");
-      let after = lastId === undefined ? await deps.runChanges.latest() : Number(lastId);
-      // The first read before the answer begins: a failure is still a 500.
-      let changes = await deps.runChanges.after(owner, after, READ_LIMIT);
-      const stream = open(req, res, deps.shutdown);
-      let lastWrite = Date.now();
-      // When the first missing id was seen (a gap that may yet fill).
-      let gapSeen: { id: number; at: number } | undefined;
+      // Listening before the first read: no change is missed between the two.
+      const waker = new Waker(deps.wakes, "changes");
       try {
-        for (let first = true; !stream.signal.aborted; first = false) {
-          if (!first) changes = await deps.runChanges.after(owner, after, READ_LIMIT);
-          const { sendable, gap } = contiguous(changes, after, gapSeen, Date.now());
-          gapSeen = gap;
-          for (const change of sendable) {
-            if (change.run !== null) {
-              res.write(`id: ${change.id}\nevent: run\ndata: ${JSON.stringify(change.run)}\n\n`);
+        let after = lastId === undefined ? await deps.runChanges.latest() : Number(lastId);
+        // The first read before the answer begins: a failure is still a 500.
+        let changes = await deps.runChanges.after(owner, after, READ_LIMIT);
+        const stream = openEventStream(req, res, deps.shutdown);
+        let lastWrite = Date.now();
+        // When the first missing id was seen (a gap that may yet fill).
+        let gapSeen: { id: number; at: number } | undefined;
+        try {
+          for (let first = true; !stream.signal.aborted; first = false) {
+            if (!first) changes = await deps.runChanges.after(owner, after, READ_LIMIT);
+            const { sendable, gap } = contiguous(changes, after, gapSeen, Date.now());
+            gapSeen = gap;
+            for (const change of sendable) {
+              if (change.run !== null) {
+                res.write(`id: ${change.id}\nevent: run\ndata: ${JSON.stringify(change.run)}\n\n`);
+                lastWrite = Date.now();
+              }
+              after = change.id;
+            }
+            if (sendable.length === READ_LIMIT) continue;
+            if (Date.now() - lastWrite >= deps.options.heartbeatMs) {
+              res.write(": heartbeat\n\n");
               lastWrite = Date.now();
             }
-            after = change.id;
+            const wait = untilNext(deps.options, lastWrite);
+            // A gap may fill without a wake-up (its change committed before this stream listened).
+            await waker.wait(
+              gapSeen === undefined ? wait : Math.min(wait, GAP_WAIT_MS),
+              stream.signal,
+            );
           }
-          if (sendable.length === READ_LIMIT) continue;
-          if (Date.now() - lastWrite >= deps.options.heartbeatMs) {
-            res.write(": heartbeat\n\n");
-            lastWrite = Date.now();
-          }
-          await pause(deps.options.pollMs, stream.signal);
+        } catch (error) {
+          req.log?.error({ err: error }, "run stream failed");
+        } finally {
+          stream.close();
         }
-      } catch (error) {
-        req.log?.error({ err: error }, "run stream failed");
       } finally {
-        stream.close();
+        waker.close();
       }
     }),
   );
@@ -105,98 +114,51 @@ export function streamsRouter(deps: {
       const runId = req.params.id;
       const lastId = req.get("Last-Event-ID");
       let after = lastId === undefined ? undefined : Number(lastId);
-      // The first read decides between a 404 and the stream.
-      let read = await deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after });
-      if (read === null) throw new RunNotFound();
-      if (read.events.length === 0 && hasNothingMore(read.run, deps.clock.now())) {
-        // Nothing will follow: 204 is what tells EventSource to stop reconnecting.
-        res.status(204).end();
-        return;
-      }
-
-      const stream = open(req, res, deps.shutdown);
-      let lastWrite = Date.now();
+      // Listening before the first read: no event is missed between the two.
+      const waker = new Waker(deps.wakes, `run:${runId}`);
       try {
-        while (!stream.signal.aborted && read !== null) {
-          let ended = false;
-          for (const event of read.events) {
-            send(res, event);
-            after = event.id;
-            if (isEnding(event)) ended = true;
-          }
-          if (read.events.length > 0) lastWrite = Date.now();
-          if (ended || hasNothingMore(read.run, deps.clock.now())) break;
-          if (read.events.length < READ_LIMIT) {
-            if (Date.now() - lastWrite >= deps.options.heartbeatMs) {
-              res.write(": heartbeat\n\n");
-              lastWrite = Date.now();
-            }
-            await pause(deps.options.pollMs, stream.signal);
-            if (stream.signal.aborted) break;
-          }
-          read = await deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after });
+        // The first read decides between a 404 and the stream.
+        let read = await deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after });
+        if (read === null) throw new RunNotFound();
+        if (read.events.length === 0 && hasNothingMore(read.run, deps.clock.now())) {
+          // Nothing will follow: 204 is what tells EventSource to stop reconnecting.
+          res.status(204).end();
+          return;
         }
-      } catch (error) {
-        // The answer has begun: the failure can only end it (and is logged).
-        req.log?.error({ err: error }, "run event stream failed");
+        const stream = openEventStream(req, res, deps.shutdown);
+        let lastWrite = Date.now();
+        try {
+          while (!stream.signal.aborted && read !== null) {
+            let ended = false;
+            for (const event of read.events) {
+              send(res, event);
+              after = event.id;
+              if (isEnding(event)) ended = true;
+            }
+            if (read.events.length > 0) lastWrite = Date.now();
+            if (ended || hasNothingMore(read.run, deps.clock.now())) break;
+            if (read.events.length < READ_LIMIT) {
+              if (Date.now() - lastWrite >= deps.options.heartbeatMs) {
+                res.write(": heartbeat\n\n");
+                lastWrite = Date.now();
+              }
+              await waker.wait(untilNext(deps.options, lastWrite), stream.signal);
+              if (stream.signal.aborted) break;
+            }
+            read = await deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after });
+          }
+        } catch (error) {
+          // The answer has begun: the failure can only end it (and is logged).
+          req.log?.error({ err: error }, "run event stream failed");
+        } finally {
+          stream.close();
+        }
       } finally {
-        stream.close();
+        waker.close();
       }
     }),
   );
   return router;
-}
-
-/**
- * Starts an event stream's answer: the headers, and a signal that aborts when the client leaves
- * or the server shuts down; `close` ends the answer.
- */
-function open(req: IncomingMessage, res: Response, shutdown: AbortSignal) {
-  const stop = new AbortController();
-  const end = () => stop.abort();
-  req.on("close", end);
-  shutdown.addEventListener("abort", end);
-  res.writeHead(200, {
-    "Content-Type": "text/event-stream; charset=utf-8",
-    "Cache-Control": "no-cache",
-    // Tells nginx and the like not to buffer the stream.
-    "X-Accel-Buffering": "no",
-  });
-  res.flushHeaders();
-  return {
-    signal: stop.signal,
-    close() {
-      req.off("close", end);
-      shutdown.removeEventListener("abort", end);
-      res.end();
-    },
-  };
-}
-
-/**
- * The changes that can be sent after `after`: those whose ids follow on without a gap, and past
- * a gap once it has been waited for GAP_WAIT_MS (`gap`: the first missing id, and since when).
- */
-function contiguous(
-  changes: RunChangeEntry[],
-  after: number,
-  gapSeen: { id: number; at: number } | undefined,
-  now: number,
-): { sendable: RunChangeEntry[]; gap: { id: number; at: number } | undefined } {
-  const sendable: RunChangeEntry[] = [];
-  let next = after + 1;
-  for (const change of changes) {
-    if (change.id !== next) {
-      const waited =
-        gapSeen !== undefined && gapSeen.id === next && now - gapSeen.at >= GAP_WAIT_MS;
-      if (!waited) {
-        return { sendable, gap: gapSeen?.id === next ? gapSeen : { id: next, at: now } };
-      }
-    }
-    sendable.push(change);
-    next = change.id + 1;
-  }
-  return { sendable, gap: undefined };
 }
 
 /** One SSE message: the event's id (for Last-Event-ID), its type, and the RunEvent as data. */
@@ -223,14 +185,28 @@ function hasNothingMore(run: FollowedRun, now: Date): boolean {
   return run.endTime !== null && now.getTime() - run.endTime.getTime() > LAST_WORD_WAIT_MS;
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
+/**
+ * The changes that can be sent after `after`: those whose ids follow on without a gap, and past
+ * a gap once it has been waited for GAP_WAIT_MS (`gap`: the first missing id, and since when).
+ */
+function contiguous(
+  changes: RunChangeEntry[],
+  after: number,
+  gapSeen: { id: number; at: number } | undefined,
+  now: number,
+): { sendable: RunChangeEntry[]; gap: { id: number; at: number } | undefined } {
+  const sendable: RunChangeEntry[] = [];
+  let next = after + 1;
+  for (const change of changes) {
+    if (change.id !== next) {
+      const waited =
+        gapSeen !== undefined && gapSeen.id === next && now - gapSeen.at >= GAP_WAIT_MS;
+      if (!waited) {
+        return { sendable, gap: gapSeen?.id === next ? gapSeen : { id: next, at: now } };
+      }
     }
-    signal.addEventListener("abort", done, { once: true });
-  });
+    sendable.push(change);
+    next = change.id + 1;
+  }
+  return { sendable, gap: undefined };
 }

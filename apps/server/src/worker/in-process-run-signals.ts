@@ -34,5 +34,10 @@ export class InProcessRunSignals implements RunSignals {
     return this.listeners.onCancelled(listener);
   }
 
+  // SQLite has no notifications: streams poll instead.
+  onStreamWake(): () => void {
+    return () => undefined;
+  }
+
   async close(): Promise<void> {}
 }

@@ -7,6 +7,9 @@ import { SignalListeners } from "./signal-listeners.js";
 /** The one channel all Skillrun processes on a database listen on. */
 export const RUN_SIGNAL_CHANNEL = "skillrun_runs";
 
+/** The payloads that wake live streams: `stream:run:<run id>` and `stream:changes`. */
+const STREAM_PREFIX = "stream:";
+
 // After a lost connection, how long to wait before listening again. Workers poll meanwhile.
 const RECONNECT_MS = 1000;
 
@@ -60,6 +63,10 @@ export class PostgresRunSignals implements RunSignals {
     return this.listeners.onCancelled(listener);
   }
 
+  onStreamWake(listener: (key: string) => void): () => void {
+    return this.listeners.onStreamWake(listener);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.client?.end().catch(() => undefined);
@@ -68,7 +75,13 @@ export class PostgresRunSignals implements RunSignals {
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     client.on("notification", (message) => {
-      const signal = signalOf(message.payload ?? "");
+      const payload = message.payload ?? "";
+      // Sent by the triggers of migration 20261126110000_stream_notify.
+      if (payload.startsWith(STREAM_PREFIX)) {
+        this.listeners.wakeStreams(payload.slice(STREAM_PREFIX.length));
+        return;
+      }
+      const signal = signalOf(payload);
       if (signal !== undefined) this.listeners.deliver(signal);
     });
     client.on("error", (error) => {

@@ -25,6 +25,12 @@ export interface RunSignals {
   onQueued(listener: () => void): () => void;
   /** Subscribes to cancelled runs; returns the unsubscribe function. */
   onCancelled(listener: (runId: string) => void): () => void;
+  /**
+   * Subscribes to what wakes live streams: `run:<id>` when events of the run were written,
+   * `changes` when any run changed. Only PostgreSQL tells (its triggers NOTIFY at commit, from
+   * whichever process wrote); on SQLite nothing does, and streams poll.
+   */
+  onStreamWake(listener: (key: string) => void): () => void;
   /** Stops listening; releases what the signals hold (a connection). */
   close(): Promise<void>;
 }

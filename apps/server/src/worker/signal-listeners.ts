@@ -24,4 +24,13 @@ export class SignalListeners {
     this.emitter.on("cancelled", listener);
     return () => this.emitter.off("cancelled", listener);
   }
+
+  wakeStreams(key: string): void {
+    this.emitter.emit("stream", key);
+  }
+
+  onStreamWake(listener: (key: string) => void): () => void {
+    this.emitter.on("stream", listener);
+    return () => this.emitter.off("stream", listener);
+  }
 }
