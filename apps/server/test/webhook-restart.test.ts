@@ -2,17 +2,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { WebhookCreated, WebhookDelivery } from "../src/domain/api-types.js";
 import {
   startTestServer,
   TEST_VIDEO_SECRET,
   type TestServer,
 } from "../src/test-support/test-server.js";
-import { call } from "./support/http.js";
 import { RunClient } from "./support/runs.js";
 import { type SkillrunProcess, startServerProcess } from "./support/skillrun-process.js";
 import { QUICK_SKILL } from "./support/skills.js";
 import { WebhookReceiver } from "./support/webhook-receiver.js";
+import { WebhookApi } from "./support/webhooks.js";
 
 /**
  * No delivery is lost when `skillrun serve` (the built command) is killed: the delivery is written
@@ -24,6 +23,7 @@ import { WebhookReceiver } from "./support/webhook-receiver.js";
 let server: TestServer;
 let alice: string;
 let runs: RunClient;
+let hooks: WebhookApi;
 let receiver: WebhookReceiver;
 let videoDir: string;
 const processes: SkillrunProcess[] = [];
@@ -33,6 +33,7 @@ beforeEach(async () => {
   await server.importSkillYaml("alice", QUICK_SKILL);
   alice = await server.keyFor("alice");
   runs = new RunClient(server.origin, alice);
+  hooks = new WebhookApi(server.origin, alice);
   receiver = await new WebhookReceiver().start();
   videoDir = mkdtempSync(join(tmpdir(), "skillrun-webhooks-"));
 });
@@ -57,34 +58,6 @@ async function serve(env: Record<string, string> = {}): Promise<SkillrunProcess>
   return started;
 }
 
-async function register(): Promise<WebhookCreated> {
-  const reply = await call(server.origin, "POST", "/v1/webhook", {
-    key: alice,
-    json: { url: receiver.url },
-  });
-  expect(reply.status, reply.text).toBe(201);
-  const created = reply.body as WebhookCreated;
-  receiver.secret = created.secret;
-  return created;
-}
-
-async function deliveriesWhen(
-  webhookId: string,
-  done: (list: WebhookDelivery[]) => boolean,
-  timeoutMs = 20_000,
-): Promise<WebhookDelivery[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const reply = await call(server.origin, "GET", `/v1/webhook/${webhookId}/deliveries`, {
-      key: alice,
-    });
-    const list = reply.body as WebhookDelivery[];
-    if (done(list)) return list;
-    if (Date.now() > deadline) throw new Error(`deliveries still ${reply.text}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Waits a moment more and checks that nothing else arrived. */
 async function expectOnlyOne(): Promise<void> {
   await receiver.waitFor(1);
@@ -97,30 +70,33 @@ async function expectOnlyOne(): Promise<void> {
 
 describe("webhook deliveries across a killed server", () => {
   it("sends, once, the delivery of a run that ended on a server killed before it sent it", async () => {
-    const hook = await register();
+    const hook = await hooks.register(receiver);
     const first = await serve({ WEBHOOK_DELIVERY: "false" });
     const { id } = await runs.start("skill_quick", { n: 4 });
     expect((await runs.ended(id)).state).toBe("finish");
     // The ending and its delivery committed together; nothing was sent.
-    const [pending] = await deliveriesWhen(hook.id, (list) => list.length === 1);
+    const [pending] = await hooks.deliveriesWhen(hook.id, (list) => list.length === 1);
     expect(pending).toMatchObject({ run_id: id, state: "pending", attempts: [] });
     await first.stop("SIGKILL");
 
     await serve();
     await expectOnlyOne();
     expect(JSON.parse(receiver.received[0]?.body ?? "")).toMatchObject({ id, state: "finish" });
-    const [delivered] = await deliveriesWhen(hook.id, (list) => list[0]?.state === "delivered");
+    const [delivered] = await hooks.deliveriesWhen(
+      hook.id,
+      (list) => list[0]?.state === "delivered",
+    );
     expect(delivered?.id).toBe(pending?.id);
     expect(delivered?.attempts.map((a) => a.status)).toEqual([204]);
   }, 60_000);
 
   it("sends, once, a delivery whose receiver was down while the server was killed and restarted", async () => {
-    const hook = await register();
+    const hook = await hooks.register(receiver);
     await receiver.close();
     const first = await serve();
     const { id } = await runs.start("skill_quick", { n: 5 });
     expect((await runs.ended(id)).state).toBe("finish");
-    const [refused] = await deliveriesWhen(hook.id, (list) => list[0]?.attempts.length === 1);
+    const [refused] = await hooks.deliveriesWhen(hook.id, (list) => list[0]?.attempts.length === 1);
     expect(refused).toMatchObject({
       state: "pending",
       attempts: [{ status: null, error: expect.stringMatching(/ECONNREFUSED/) }],
@@ -132,7 +108,10 @@ describe("webhook deliveries across a killed server", () => {
     // The retry is due about 5 s after the refused attempt.
     await receiver.waitFor(1, 30_000);
     await expectOnlyOne();
-    const [delivered] = await deliveriesWhen(hook.id, (list) => list[0]?.state === "delivered");
+    const [delivered] = await hooks.deliveriesWhen(
+      hook.id,
+      (list) => list[0]?.state === "delivered",
+    );
     expect(delivered?.attempts.map((a) => a.status)).toEqual([null, 204]);
   }, 60_000);
 });

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { WebhookCreated, WebhookDelivery } from "../src/domain/api-types.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call } from "./support/http.js";
 import { RunClient } from "./support/runs.js";
 import { QUICK_SKILL, SLEEPY_SKILL } from "./support/skills.js";
 import { WebhookReceiver } from "./support/webhook-receiver.js";
+import { WebhookApi } from "./support/webhooks.js";
 
 /**
  * Webhooks end to end, on TEST_FLAVOUR's database: endpoints registered over the API, run events
@@ -23,6 +23,7 @@ steps:
 let server: TestServer;
 let alice: string;
 let runs: RunClient;
+let hooks: WebhookApi;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
@@ -34,6 +35,7 @@ beforeAll(async () => {
   await server.importSkillYaml("alice", QUICK_SKILL, SLEEPY_SKILL, FAILING_SKILL);
   alice = await server.keyFor("alice");
   runs = new RunClient(server.origin, alice);
+  hooks = new WebhookApi(server.origin, alice);
 });
 
 afterAll(async () => {
@@ -55,44 +57,10 @@ async function receiver(...args: ConstructorParameters<typeof WebhookReceiver>) 
   return started;
 }
 
-async function register(to: WebhookReceiver, events?: string[]): Promise<WebhookCreated> {
-  const reply = await call(server.origin, "POST", "/v1/webhook", {
-    key: alice,
-    json: { url: to.url, ...(events && { events }) },
-  });
-  expect(reply.status, reply.text).toBe(201);
-  const created = reply.body as WebhookCreated;
-  to.secret = created.secret;
-  return created;
-}
-
-async function deliveries(webhookId: string): Promise<WebhookDelivery[]> {
-  const reply = await call(server.origin, "GET", `/v1/webhook/${webhookId}/deliveries`, {
-    key: alice,
-  });
-  expect(reply.status, reply.text).toBe(200);
-  return reply.body as WebhookDelivery[];
-}
-
-/** Polls the endpoint's deliveries until `done` holds of them. */
-async function deliveriesWhen(
-  webhookId: string,
-  done: (list: WebhookDelivery[]) => boolean,
-  timeoutMs = 20_000,
-): Promise<WebhookDelivery[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const list = await deliveries(webhookId);
-    if (done(list)) return list;
-    if (Date.now() > deadline) throw new Error(`deliveries still ${JSON.stringify(list)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe("webhooks", () => {
   it("shows the secret once, and POSTs a finished run signed both ways, as the run reads", async () => {
     const hook = await receiver();
-    const created = await register(hook);
+    const created = await hooks.register(hook);
     expect(created).toMatchObject({
       id: expect.stringMatching(/^wh_/),
       url: hook.url,
@@ -123,7 +91,10 @@ describe("webhooks", () => {
     expect(received?.autotabVerified).toBe(true);
     expect(JSON.parse(received?.body ?? "")).toEqual({ ...run, video_url: null });
 
-    const [delivery] = await deliveriesWhen(created.id, (list) => list[0]?.state === "delivered");
+    const [delivery] = await hooks.deliveriesWhen(
+      created.id,
+      (list) => list[0]?.state === "delivered",
+    );
     expect(delivery).toMatchObject({
       id: received?.headers["webhook-id"],
       webhook_id: created.id,
@@ -137,7 +108,7 @@ describe("webhooks", () => {
 
   it("signs with the endpoint's own secret: another secret verifies neither signature", async () => {
     const hook = await receiver();
-    await register(hook);
+    await hooks.register(hook);
     hook.secret = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
     await runs.start("skill_quick", { n: 1 });
     const [received] = await hook.waitFor(1);
@@ -149,7 +120,7 @@ describe("webhooks", () => {
     const hook = await receiver((n) =>
       n <= 2 ? { status: 503, body: "x".repeat(5000) } : { status: 200, body: "ok" },
     );
-    const created = await register(hook);
+    const created = await hooks.register(hook);
     await runs.start("skill_failing");
     const received = await hook.waitFor(3);
     const ids = new Set(received.map((r) => r.headers["webhook-id"]));
@@ -157,7 +128,10 @@ describe("webhooks", () => {
     expect(received.every((r) => r.libraryVerified && r.autotabVerified)).toBe(true);
     expect(received.map((r) => r.headers["x-skillrun-event"])).toEqual(Array(3).fill("run.failed"));
 
-    const [delivery] = await deliveriesWhen(created.id, (list) => list[0]?.state === "delivered");
+    const [delivery] = await hooks.deliveriesWhen(
+      created.id,
+      (list) => list[0]?.state === "delivered",
+    );
     const attempts = delivery?.attempts ?? [];
     expect(attempts.map((a) => a.status)).toEqual([503, 503, 200]);
     // The first 1 KiB of the response is kept.
@@ -171,9 +145,12 @@ describe("webhooks", () => {
 
   it("counts an endpoint that does not answer within the timeout as failed, saying so", async () => {
     const hook = await receiver((n) => (n === 1 ? { hang: true } : { status: 200 }));
-    const created = await register(hook);
+    const created = await hooks.register(hook);
     await runs.start("skill_quick", { n: 2 });
-    const [delivery] = await deliveriesWhen(created.id, (list) => list[0]?.state === "delivered");
+    const [delivery] = await hooks.deliveriesWhen(
+      created.id,
+      (list) => list[0]?.state === "delivered",
+    );
     expect(delivery?.attempts).toMatchObject([
       { status: null, response: null, error: "no answer within 1 s" },
       { status: 200 },
@@ -183,10 +160,13 @@ describe("webhooks", () => {
 
   it("disables an endpoint that answers 410: nothing more is written or sent to it", async () => {
     const hook = await receiver(() => ({ status: 410, body: "gone" }));
-    const created = await register(hook);
+    const created = await hooks.register(hook);
     await runs.start("skill_quick", { n: 3 });
     await hook.waitFor(1);
-    const [delivery] = await deliveriesWhen(created.id, (list) => list[0]?.state === "failed");
+    const [delivery] = await hooks.deliveriesWhen(
+      created.id,
+      (list) => list[0]?.state === "failed",
+    );
     expect(delivery?.attempts).toMatchObject([{ status: 410, response: "gone" }]);
     const listed = await call(server.origin, "GET", "/v1/webhook/list", { key: alice });
     expect(listed.body).toMatchObject([
@@ -201,7 +181,7 @@ describe("webhooks", () => {
     await runs.ended(next.id);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(hook.received).toHaveLength(1);
-    expect(await deliveries(created.id)).toHaveLength(1);
+    expect(await hooks.deliveries(created.id)).toHaveLength(1);
     const again = await call(
       server.origin,
       "POST",
@@ -214,7 +194,7 @@ describe("webhooks", () => {
 
   it("sends only the events an endpoint subscribed to: a cancel, not a finish", async () => {
     const hook = await receiver();
-    const created = await register(hook, ["run.cancelled"]);
+    const created = await hooks.register(hook, ["run.cancelled"]);
     const quick = await runs.start("skill_quick", { n: 5 });
     await runs.ended(quick.id);
     const sleepy = await runs.start("skill_sleepy");
@@ -225,15 +205,18 @@ describe("webhooks", () => {
     expect(JSON.parse(received?.body ?? "")).toMatchObject({ id: sleepy.id, state: "cancel" });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(hook.received).toHaveLength(1);
-    expect((await deliveries(created.id)).map((d) => d.run_id)).toEqual([sleepy.id]);
+    expect((await hooks.deliveries(created.id)).map((d) => d.run_id)).toEqual([sleepy.id]);
   });
 
   it("redelivers a delivery with its body and id unchanged", async () => {
     const hook = await receiver();
-    const created = await register(hook);
+    const created = await hooks.register(hook);
     await runs.start("skill_quick", { n: 6 });
     const [first] = await hook.waitFor(1);
-    const [delivery] = await deliveriesWhen(created.id, (list) => list[0]?.state === "delivered");
+    const [delivery] = await hooks.deliveriesWhen(
+      created.id,
+      (list) => list[0]?.state === "delivered",
+    );
     const again = await call(
       server.origin,
       "POST",
@@ -246,7 +229,7 @@ describe("webhooks", () => {
     expect(second?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
     expect(second?.body).toBe(first?.body);
     expect(second?.libraryVerified && second.autotabVerified).toBe(true);
-    const [after] = await deliveriesWhen(
+    const [after] = await hooks.deliveriesWhen(
       created.id,
       (list) => list[0]?.state === "delivered" && list[0].attempts.length === 2,
     );
@@ -255,7 +238,7 @@ describe("webhooks", () => {
 
   it("keeps owners apart: another owner's endpoint is not found, nor told of these runs", async () => {
     const hook = await receiver();
-    const created = await register(hook);
+    const created = await hooks.register(hook);
     const bob = await server.keyFor("bob");
     for (const [method, path] of [
       ["DELETE", `/v1/webhook/${created.id}`],

@@ -79,6 +79,7 @@ export type {
 } from "./run/types.js";
 export type { HttpResult } from "./steps/http-response.js";
 export { MAX_CALL_DEPTH, MAX_ITERATIONS } from "./steps/loop-limits.js";
+export { readExcerpt } from "./steps/read-body.js";
 export {
   type ActionOf,
   STEP_KINDS,

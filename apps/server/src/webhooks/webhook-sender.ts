@@ -1,4 +1,9 @@
-import { createNetworkGuard, guardedDispatcher, type NetworkPolicy } from "@skillrun/engine";
+import {
+  createNetworkGuard,
+  guardedDispatcher,
+  type NetworkPolicy,
+  readExcerpt,
+} from "@skillrun/engine";
 import type { Logger } from "pino";
 import type {
   AttemptOutcome,
@@ -132,7 +137,11 @@ export class WebhookSender {
         dispatcher,
       });
       status = answer.status;
-      response = await startOf(answer.body);
+      // NUL dropped: a database column cannot hold it.
+      response =
+        answer.body === null
+          ? null
+          : (await readExcerpt(answer, RESPONSE_KEPT_BYTES)).replaceAll("\0", "");
     } catch (failure) {
       error = this.explain(failure);
     }
@@ -196,24 +205,4 @@ export class WebhookSender {
     const text = cause instanceof Error ? cause.message : String(cause);
     return text.slice(0, RESPONSE_KEPT_BYTES);
   }
-}
-
-/** The first 1 KiB of a body as text (NUL dropped: a database column cannot hold it). */
-async function startOf(body: ReadableStream<Uint8Array> | null): Promise<string | null> {
-  if (body === null) return null;
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < RESPONSE_KEPT_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_KEPT_BYTES);
-  return new TextDecoder().decode(bytes).replaceAll("\0", "");
 }

@@ -36,7 +36,11 @@ export async function call(
   if (body !== undefined) headers["content-type"] = "application/json";
   Object.assign(headers, options.headers);
   const response = await fetch(new URL(url, origin), { method, headers, body });
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  return replyOf(response, new Uint8Array(await response.arrayBuffer()));
+}
+
+/** The reply of `response` whose body was `bytes` (parsed when it is JSON). */
+function replyOf(response: Response, bytes: Uint8Array): Reply {
   const text = new TextDecoder().decode(bytes);
   const isJson = /^application\/json\b/.test(response.headers.get("content-type") ?? "");
   return {
@@ -115,12 +119,5 @@ export async function callStream(
   } finally {
     control.abort();
   }
-  const isJson = /^application\/json\b/.test(response.headers.get("content-type") ?? "");
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: isJson && text !== "" ? JSON.parse(text) : text,
-    text,
-    bytes: new TextEncoder().encode(text),
-  };
+  return replyOf(response, new TextEncoder().encode(text));
 }

@@ -27,16 +27,16 @@ export async function readBodyText(
 const EXCERPT_BYTES = 4096;
 
 /**
- * The start of a response body as text, for a failure to quote; the rest is not read (an error
- * page may be large, and only its first words are shown).
+ * The start of a response body as text (its first `bytes`), for a failure to quote; the rest is
+ * not read (an error page may be large, and only its first words are shown).
  */
-export async function readExcerpt(response: Response): Promise<string> {
+export async function readExcerpt(response: Response, bytes = EXCERPT_BYTES): Promise<string> {
   if (response.body === null) return "";
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
   try {
-    while (received < EXCERPT_BYTES) {
+    while (received < bytes) {
       const { done, value } = await reader.read();
       if (done) break;
       chunks.push(value);
@@ -47,7 +47,7 @@ export async function readExcerpt(response: Response): Promise<string> {
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8");
+  return Buffer.concat(chunks).subarray(0, bytes).toString("utf8");
 }
 
 /**

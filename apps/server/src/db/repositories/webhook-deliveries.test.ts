@@ -1,38 +1,27 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Clock } from "../../domain/clock.js";
-import { createRepositories, type Repositories } from "../../repositories.js";
-import { createTestDatabase, type TestDatabase } from "../../test-support/test-database.js";
-import { testSecretBox } from "../../test-support/test-secrets.js";
-import { InProcessRunSignals } from "../../worker/in-process-run-signals.js";
-import { type Database, openDatabase } from "../database.js";
+import type { Repositories } from "../../repositories.js";
+import {
+  openTestRepositories,
+  type TestRepositories,
+} from "../../test-support/test-repositories.js";
+import type { Database } from "../database.js";
 
 // On TEST_FLAVOUR's database: senders in many processes take each delivery once.
 
-let database: TestDatabase;
+let opened: TestRepositories;
 let db: Database;
 let repos: Repositories;
 let now: Date;
 const clock: Clock = { now: () => now };
 
 beforeEach(async () => {
-  database = await createTestDatabase();
-  db = await openDatabase(database.url);
-  repos = createRepositories(db, clock, new InProcessRunSignals(db.prisma), testSecretBox());
   now = new Date("2026-11-26T10:00:00.000Z");
-  await repos.skills.importAll("alice", [
-    {
-      id: "skill_a",
-      name: "A",
-      description: null,
-      inputs: [],
-      definition: {},
-      definitionHash: "h",
-    },
-  ]);
+  opened = await openTestRepositories(clock);
+  ({ db, repos } = opened);
 });
 afterEach(async () => {
-  await db.close();
-  await database.drop();
+  await opened.close();
 });
 
 /** Ends `count` runs of alice's, each as a worker would: one delivery per run to `webhookId`. */
