@@ -129,7 +129,8 @@ export async function createRuntime(
   // Ends live event streams when the server shuts down: draining waits for every request.
   const shutdown = new AbortController();
   const app = roles.http ? createApp(appDeps()) : undefined;
-  let network = overrides.network ?? networkPolicyOf(config);
+  // Runs' own policy: the same, until the demo adds this server's address once it listens.
+  let network = webhookNetwork;
   const worker =
     roles.worker && config.WORKER_CONCURRENCY > 0
       ? new Worker(
