@@ -51,14 +51,14 @@ export function createRepositories(
   secretBox: SecretBox,
 ): Repositories {
   return {
-    apiKeys: new ApiKeyRepository(db.prisma, clock),
-    runs: new RunRepository(db.prisma, clock, signals, secretBox),
+    apiKeys: new ApiKeyRepository(db.prisma, db.direct, clock),
+    runs: new RunRepository(db.prisma, db.direct, clock, signals, secretBox),
     runEvents: new RunEventRepository(db.prisma),
     runChanges: new RunChangeRepository(db.prisma),
     runPauses: new RunPauseRepository(db.prisma, clock),
     runExecution: new RunExecutionRepository(db.prisma, clock, db.flavour),
     secrets: new SecretRepository(db.prisma, clock, secretBox),
-    skills: new SkillRepository(db.prisma, clock),
+    skills: new SkillRepository(db.prisma, db.direct, clock),
     runFiles: new RunFileRepository(db.prisma),
     uploads: new UploadedFileRepository(db.prisma, clock),
     retention: new RetentionRepository(db.prisma),

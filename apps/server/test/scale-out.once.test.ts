@@ -42,7 +42,7 @@ beforeAll(async () => {
   const repos = createRepositories(
     db,
     systemClock,
-    new InProcessRunSignals(db.prisma),
+    new InProcessRunSignals(db.prisma, db.direct),
     testSecretBox(),
   );
   const key = (await repos.apiKeys.create("alice")).key;

@@ -300,7 +300,7 @@ describe("worker shutdown", () => {
         execution: own.repos.runExecution,
         logger: pino({ level: "silent" }),
         clock: systemClock,
-        signals: new InProcessRunSignals(own.db.prisma),
+        signals: new InProcessRunSignals(own.db.prisma, own.db.direct),
         videos: own.videos,
         chromium: {},
         browser: { user: "nobody", memoryLimitBytes: 1024 * 1024 * 1024 },

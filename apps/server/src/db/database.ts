@@ -3,11 +3,11 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
-import { PrismaClient as PostgresPrismaClient } from "../generated/postgres/client/client.js";
-import { PrismaClient } from "../generated/sqlite/client/client.js";
+import type { PrismaClient } from "../generated/sqlite/client/client.js";
 import { paths } from "../paths.js";
 import { makePrivateDatabaseFile, makePrivateDir } from "../private-files.js";
 import { type Flavour, flavourOf, sqlitePath } from "./database-url.js";
+import { type DirectSql, postgresDirectSql, sqliteDirectSql } from "./direct-sql.js";
 import { applyMigrations, type Migration, readMigrations } from "./migrations.js";
 import { postgresMigrationDriver } from "./postgres-migration-driver.js";
 import { sqliteMigrationDriver } from "./sqlite-migration-driver.js";
@@ -25,6 +25,8 @@ export interface Database {
   /** The DATABASE_URL it was opened with (for connections outside Prisma, e.g. LISTEN). */
   url: string;
   prisma: PrismaClient;
+  /** The driver itself, for the hot reads that bypass Prisma (see direct-sql.ts). */
+  direct: DirectSql;
   close(): Promise<void>;
 }
 
@@ -77,23 +79,54 @@ export async function openDatabase(
 ): Promise<Database> {
   const flavour = flavourOf(url);
   if (options.migrate) await migrate(url);
-  const prisma = flavour === "sqlite" ? openSqlite(url) : openPostgres(url);
-  return { flavour, url, prisma, close: () => prisma.$disconnect() };
+  const { prisma, direct, end } = await (flavour === "sqlite"
+    ? openSqlite(url)
+    : openPostgres(url));
+  return {
+    flavour,
+    url,
+    prisma,
+    direct,
+    close: async () => {
+      await prisma.$disconnect();
+      await end();
+    },
+  };
 }
 
-function openSqlite(url: string): PrismaClient {
-  const adapter = new PrismaBetterSqlite3({
-    url: sqlitePath(url),
-    timeout: SQLITE_BUSY_TIMEOUT_MS,
-  });
-  return new PrismaClient({ adapter });
+interface Opened {
+  prisma: PrismaClient;
+  direct: DirectSql;
+  /** Closes what Prisma does not close itself. */
+  end(): Promise<void>;
 }
 
-function openPostgres(url: string): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: url, max: POSTGRES_POOL_SIZE });
+// Each flavour's generated client is loaded only when a database of that flavour is opened: each
+// brings its own query compiler (WebAssembly), tens of MB of memory the other flavour never needs.
+async function openSqlite(url: string): Promise<Opened> {
+  const { PrismaClient } = await import("../generated/sqlite/client/client.js");
+  const file = sqlitePath(url);
+  const adapter = new PrismaBetterSqlite3({ url: file, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  // A second connection for the direct statements: Prisma's is taken by any transaction under
+  // way. Busy timeout 0: see sqliteDirectSql.
+  const direct = sqliteDirectSql(new BetterSqlite3(file, { timeout: 0 }));
+  return { prisma: new PrismaClient({ adapter }), direct, end: async () => direct.close() };
+}
+
+async function openPostgres(url: string): Promise<Opened> {
+  const { PrismaClient: PostgresPrismaClient } = await import(
+    "../generated/postgres/client/client.js"
+  );
+  // One pool for Prisma's adapter and the direct reads.
+  const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_SIZE });
+  // An idle connection that breaks is dropped by the pool; without a listener the error would
+  // end the process.
+  pool.on("error", () => {});
+  const adapter = new PrismaPg(pool);
   // The one cast between flavours: the PostgreSQL client is generated from the same models as
   // the SQLite one, so every model query the repositories make has the same shape on both; the
   // two types differ only in provider details (the transaction isolation levels each allows).
   // SQL the two dialects disagree on is chosen by `Database.flavour` (see run-execution.ts).
-  return new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
+  const prisma = new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
+  return { prisma, direct: postgresDirectSql(pool), end: () => pool.end() };
 }

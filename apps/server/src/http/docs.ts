@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
+// The assets' folder only: the package's index would load and run Swagger UI's 1.5 MB browser
+// bundle in the server, for nothing (tens of MB of the server's memory).
+import { createRequire } from "node:module";
 import express, { type Router } from "express";
-import swaggerUiDist from "swagger-ui-dist";
 
 const page = `<!doctype html>
 <html lang="en">
@@ -40,6 +42,13 @@ export function docsRouter(specPath: string): Router {
   router.get("/docs/init.js", (_req, res) => {
     res.type("application/javascript").send(init);
   });
-  router.use("/docs/assets", express.static(swaggerUiDist.getAbsoluteFSPath(), { index: false }));
+  router.use("/docs/assets", express.static(swaggerUiDir(), { index: false }));
   return router;
+}
+
+function swaggerUiDir(): string {
+  const getAbsoluteFSPath = createRequire(import.meta.url)(
+    "swagger-ui-dist/absolute-path.js",
+  ) as () => string;
+  return getAbsoluteFSPath();
 }

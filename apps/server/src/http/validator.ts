@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { ApiKeyRepository } from "../db/repositories/api-keys.js";
 import { bearerAuth } from "./auth.js";
+import { cacheValidatorRouteMatchers } from "./route-matchers.js";
 
 /**
  * express-openapi-validator over openapi.yaml: checks the bearer key (through `bearerAuth`),
@@ -16,6 +17,7 @@ export function openApiValidator(options: {
   validateResponses: boolean;
   multipart: RequestHandler;
 }): RequestHandler[] {
+  cacheValidatorRouteMatchers();
   const middlewares = OpenApiValidator.middleware({
     apiSpec: options.specPath,
     validateApiSpec: true,

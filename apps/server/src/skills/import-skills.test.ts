@@ -30,7 +30,7 @@ beforeEach(async () => {
   database = await createTestDatabase();
   db = await openDatabase(database.url);
   now = new Date("2026-11-22T10:00:00.000Z");
-  skills = new SkillRepository(db.prisma, clock);
+  skills = new SkillRepository(db.prisma, db.direct, clock);
 });
 afterEach(async () => {
   await db.close();

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "../db/database.js";
+import type { DirectSql, SqlStatement } from "../db/direct-sql.js";
 import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
 import { SignalListeners } from "./signal-listeners.js";
 
@@ -9,7 +10,10 @@ import { SignalListeners } from "./signal-listeners.js";
 export class InProcessRunSignals implements RunSignals {
   private readonly listeners = new SignalListeners();
 
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly direct: DirectSql,
+  ) {}
 
   // No transaction unless asked: the signal is delivered after the statements have run, and each
   // SQLite statement commits on its own. Prisma's SQLite adapter has one connection per process:
@@ -24,6 +28,11 @@ export class InProcessRunSignals implements RunSignals {
       : await make(this.prisma);
     if (signal !== undefined) this.listeners.deliver(signal);
     return value;
+  }
+
+  async write(statements: readonly SqlStatement[], signal?: RunSignal): Promise<void> {
+    await this.direct.transaction(statements);
+    if (signal !== undefined) this.listeners.deliver(signal);
   }
 
   onQueued(listener: () => void): () => void {

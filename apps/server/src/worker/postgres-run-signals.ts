@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { Logger } from "pino";
-import type { PrismaClient } from "../db/database.js";
+import type { Database, PrismaClient } from "../db/database.js";
+import type { DirectSql, SqlStatement } from "../db/direct-sql.js";
 import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
 import { SignalListeners } from "./signal-listeners.js";
 
@@ -28,17 +29,17 @@ export class PostgresRunSignals implements RunSignals {
 
   private constructor(
     private readonly prisma: PrismaClient,
+    private readonly direct: DirectSql,
     private readonly url: string,
     private readonly logger: Logger,
   ) {}
 
   /** Connects and listens; rejects when the database cannot be reached. */
   static async connect(
-    prisma: PrismaClient,
-    url: string,
+    db: Pick<Database, "prisma" | "direct" | "url">,
     logger: Logger,
   ): Promise<PostgresRunSignals> {
-    const signals = new PostgresRunSignals(prisma, url, logger);
+    const signals = new PostgresRunSignals(db.prisma, db.direct, db.url, logger);
     await signals.listen();
     return signals;
   }
@@ -53,6 +54,14 @@ export class PostgresRunSignals implements RunSignals {
       }
       return value;
     });
+  }
+
+  write(statements: readonly SqlStatement[], signal?: RunSignal): Promise<void> {
+    const notify =
+      signal === undefined
+        ? []
+        : [{ sql: "SELECT pg_notify(?, ?)", params: [RUN_SIGNAL_CHANNEL, payloadOf(signal)] }];
+    return this.direct.transaction([...statements, ...notify]);
   }
 
   onQueued(listener: () => void): () => void {

@@ -10,6 +10,6 @@ import type { RunSignals } from "./run-signals.js";
  */
 export async function runSignalsFor(db: Database, logger: Logger): Promise<RunSignals> {
   return db.flavour === "postgres"
-    ? PostgresRunSignals.connect(db.prisma, db.url, logger)
-    : new InProcessRunSignals(db.prisma);
+    ? PostgresRunSignals.connect(db, logger)
+    : new InProcessRunSignals(db.prisma, db.direct);
 }

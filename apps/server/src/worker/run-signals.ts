@@ -1,3 +1,4 @@
+import type { SqlStatement } from "../db/direct-sql.js";
 import type { Prisma } from "../generated/sqlite/client/client.js";
 
 /** What a change to a run tells the workers: a run is waiting, or one was cancelled. */
@@ -21,6 +22,11 @@ export interface RunSignals {
     make: (db: ChangeClient) => Promise<{ value: T; signal?: RunSignal | undefined }>,
     options?: { atomic?: boolean },
   ): Promise<T>;
+  /**
+   * The same for a change written as SQL straight through the driver (see direct-sql.ts): the
+   * statements commit together, and the signal is announced exactly when they have.
+   */
+  write(statements: readonly SqlStatement[], signal?: RunSignal): Promise<void>;
   /** Subscribes to queued runs; returns the unsubscribe function. */
   onQueued(listener: () => void): () => void;
   /** Subscribes to cancelled runs; returns the unsubscribe function. */

@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { ChromiumLauncher } from "./chromium-user.js";
 import { firstLine } from "./error-text.js";
 import type { Viewport } from "./types.js";
@@ -41,6 +41,8 @@ export async function launchChromium(
   /** More flags, e.g. the network guard's proxy. */
   extraArgs: readonly string[] = [],
 ): Promise<ChromiumSession> {
+  // Loaded here, by the run processes that launch a browser, and by no other process.
+  const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({
     executablePath,
     downloadsPath,

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../../domain/clock.js";
 import { newApiKeyId } from "../../domain/ids.js";
 import type { PrismaClient } from "../database.js";
+import type { DirectSql } from "../direct-sql.js";
+import { ApiKeyCache } from "./api-key-cache.js";
 
 export interface ApiKeyInfo {
   id: string;
@@ -20,12 +22,24 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-/** API keys: created once, kept as SHA-256 hashes, looked up by hash on every request. */
+/** How long a process trusts a key it has looked up (see ApiKeyCache), by default. */
+export const API_KEY_CACHE_MS = 5_000;
+
+/**
+ * API keys: created once, kept as SHA-256 hashes, looked up by hash when a request comes with one
+ * this process has not looked up within the last API_KEY_CACHE_MS.
+ */
 export class ApiKeyRepository {
+  private readonly cache: ApiKeyCache;
+
   constructor(
     private readonly prisma: PrismaClient,
+    private readonly direct: DirectSql,
     private readonly clock: Clock,
-  ) {}
+    cacheMs = API_KEY_CACHE_MS,
+  ) {
+    this.cache = new ApiKeyCache(cacheMs, () => clock.now().getTime());
+  }
 
   /** Creates a key for `owner`; the returned `key` is the only time the secret exists in clear. */
   async create(owner: string): Promise<{ key: string; info: ApiKeyInfo }> {
@@ -45,11 +59,16 @@ export class ApiKeyRepository {
 
   /** The owner of an active key, or null when the key is unknown or revoked. */
   async ownerOf(key: string): Promise<string | null> {
-    const row = await this.prisma.apiKey.findUnique({
-      where: { hash: hashApiKey(key) },
-      select: { owner: true, revokedAt: true },
-    });
-    return row && row.revokedAt === null ? row.owner : null;
+    const hash = hashApiKey(key);
+    const cached = this.cache.get(hash);
+    if (cached !== undefined) return cached;
+    const [row] = await this.direct.all<{ id: string; owner: string }>(
+      "SELECT id, owner FROM api_keys WHERE hash = ? AND revoked_at IS NULL",
+      [hash],
+    );
+    if (row === undefined) return null;
+    this.cache.set(hash, row.id, row.owner);
+    return row.owner;
   }
 
   async list(): Promise<ApiKeyInfo[]> {
@@ -65,6 +84,8 @@ export class ApiKeyRepository {
       where: { id, revokedAt: null },
       data: { revokedAt: this.clock.now() },
     });
+    // After the write: a request this process authenticates from now on reads the revocation.
+    this.cache.drop(id);
     return count === 1;
   }
 }

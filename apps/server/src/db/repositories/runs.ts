@@ -9,9 +9,11 @@ import type { SecretBox } from "../../secrets/secret-box.js";
 import { sealSecretInputs } from "../../secrets/secret-inputs.js";
 import type { ChangeClient, RunSignals } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
+import type { DirectSql } from "../direct-sql.js";
 import { toJsonColumn } from "../json-column.js";
 import { keysetPage } from "./keyset-page.js";
 import { recordRunChange } from "./run-changes.js";
+import { RUN_COLUMNS, type RunColumns, runListSql } from "./run-list-sql.js";
 import { type RunRow, toRunSession } from "./run-session.js";
 import { stateIn } from "./run-state-filter.js";
 
@@ -57,6 +59,8 @@ export class RunRepository {
 
   constructor(
     private readonly prisma: PrismaClient,
+    /** The hot reads (a run, a page of runs): straight to the driver. */
+    private readonly direct: DirectSql,
     private readonly clock: Clock,
     private readonly signals: RunSignals,
     /** Seals the values of secret inputs. */
@@ -68,12 +72,33 @@ export class RunRepository {
    * the inputs the skill declares secret are stored sealed, and as `***` in the run's inputs.
    */
   async create(input: NewRun): Promise<RunSession> {
-    const now = this.clock.now();
-    const id = newRunId();
-    const row = await this.signals.change(
-      async (db) => ({ value: await this.insert(db, id, now, input), signal: { type: "queued" } }),
-      // The run and its change (for the run stream) commit together.
-      { atomic: true },
+    const row = this.newRow(newRunId(), this.clock.now(), input);
+    // Straight through the driver: on the path of every `POST /run/` (BENCHMARKS.md). The run
+    // and its change (for the run stream) commit together.
+    await this.signals.write(
+      [
+        {
+          sql: "INSERT INTO run_changes (owner, run_id, at) VALUES (?, ?, ?)",
+          params: [row.owner, row.id, row.createdAt],
+        },
+        {
+          // The columns not named keep their defaults (attempts 0, no pause requested).
+          sql: `INSERT INTO runs (id, owner, skill_id, name, state, environment, inputs, secret_inputs,
+              data, created_at, start_time)
+            VALUES (?, ?, ?, ?, NULL, 'cloud', ?, ?, NULL, ?, ?)`,
+          params: [
+            row.id,
+            row.owner,
+            row.skillId,
+            row.name,
+            row.inputs,
+            row.secretInputs,
+            row.createdAt,
+            row.startTime,
+          ],
+        },
+      ],
+      { type: "queued" },
     );
     return toRunSession(row);
   }
@@ -175,35 +200,44 @@ export class RunRepository {
     });
   }
 
-  /** Writes the queued run (and its change); secret inputs' values sealed, `***` in its inputs. */
-  private async insert(db: ChangeClient, id: string, now: Date, input: NewRun) {
+  /** The row of a queued run; secret inputs' values sealed, `***` in its inputs. */
+  private newRow(id: string, now: Date, input: NewRun) {
     const { inputs, sealed } = sealSecretInputs(
       this.box,
       id,
       input.skill.inputs ?? [],
       input.inputs,
     );
+    return {
+      id,
+      owner: input.owner,
+      skillId: input.skill.id,
+      name: input.skill.name,
+      state: null,
+      environment: "cloud",
+      inputs: toJsonColumn(inputs),
+      secretInputs: sealed === null ? null : toJsonColumn(sealed),
+      data: null,
+      createdAt: now,
+      startTime: now,
+      endTime: null,
+      skillVersion: null,
+    };
+  }
+
+  /** Writes the queued run (and its change) in `db`'s transaction. */
+  private async insert(db: ChangeClient, id: string, now: Date, input: NewRun) {
+    const { endTime: _, skillVersion: __, ...row } = this.newRow(id, now, input);
     await db.runChange.create({ data: { owner: input.owner, runId: id, at: now } });
-    return db.run.create({
-      data: {
-        id,
-        owner: input.owner,
-        skillId: input.skill.id,
-        name: input.skill.name,
-        state: null,
-        environment: "cloud",
-        inputs: toJsonColumn(inputs),
-        secretInputs: sealed === null ? null : toJsonColumn(sealed),
-        data: null,
-        createdAt: now,
-        startTime: now,
-      },
-    });
+    return db.run.create({ data: row });
   }
 
   async get(owner: string, id: string): Promise<RunSession | null> {
-    const row = await this.prisma.run.findFirst({ where: { id, owner } });
-    return row ? toRunSession(row) : null;
+    const [row] = await this.direct.all<RunColumns>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE id = ? AND owner = ?`,
+      [id, owner],
+    );
+    return row ? toRunSession(fromColumns(row)) : null;
   }
 
   /**
@@ -211,29 +245,8 @@ export class RunRepository {
    * the page when more runs follow it.
    */
   async list(owner: string, query: RunListQuery): Promise<{ runs: RunSession[]; next?: Cursor }> {
-    const rows = await this.prisma.run.findMany({
-      where: {
-        owner,
-        ...(query.skillId !== undefined && { skillId: query.skillId }),
-        // Both may be an OR of their own.
-        AND: [
-          ...(query.states !== undefined ? [stateIn(query.states)] : []),
-          ...(query.after
-            ? [
-                {
-                  OR: [
-                    { createdAt: { lt: query.after.createdAt } },
-                    { createdAt: query.after.createdAt, id: { lt: query.after.id } },
-                  ],
-                },
-              ]
-            : []),
-        ],
-      },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      // One more than the page tells whether another page follows.
-      take: query.limit + 1,
-    });
+    const { sql, params } = runListSql(owner, query);
+    const rows = (await this.direct.all<RunColumns>(sql, params)).map(fromColumns);
     const { page, last } = keysetPage(rows, query.limit);
     return {
       runs: page.map(toRunSession),
@@ -266,4 +279,21 @@ export class RunRepository {
       { atomic: true },
     );
   }
+}
+
+function fromColumns(row: RunColumns): RunRow {
+  return {
+    id: row.id,
+    owner: row.owner,
+    skillId: row.skill_id,
+    name: row.name,
+    state: row.state,
+    environment: row.environment,
+    inputs: row.inputs,
+    data: row.data,
+    createdAt: row.created_at,
+    startTime: row.start_time,
+    endTime: row.end_time,
+    skillVersion: row.skill_version,
+  };
 }

@@ -3,6 +3,7 @@ import type { Input, Skill } from "../../domain/api-types.js";
 import type { Clock } from "../../domain/clock.js";
 import { writtenDefinition } from "../../skills/written-definition.js";
 import type { PrismaClient } from "../database.js";
+import type { DirectSql } from "../direct-sql.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 
 /** What an import stores of one skill definition. */
@@ -67,15 +68,33 @@ export type DeleteOutcome =
 export class SkillRepository {
   constructor(
     private readonly prisma: PrismaClient,
+    private readonly direct: DirectSql,
     private readonly clock: Clock,
   ) {}
 
+  /** One skill (without its definition); on the path of every `POST /run/`, so read directly. */
   async get(owner: string, id: string): Promise<Skill | null> {
-    const row = await this.prisma.skill.findFirst({
-      where: { owner, id, deletedAt: null },
-      select: skillColumns,
+    const [row] = await this.direct.all<{
+      owner: string;
+      id: string;
+      name: string;
+      description: string | null;
+      inputs: string;
+      created_at: Date;
+      last_modified_at: Date;
+      definition_hash: string;
+    }>(
+      `SELECT owner, id, name, description, inputs, created_at, last_modified_at, definition_hash
+        FROM skills WHERE owner = ? AND id = ? AND deleted_at IS NULL`,
+      [owner, id],
+    );
+    if (row === undefined) return null;
+    return toSkill({
+      ...row,
+      createdAt: row.created_at,
+      lastModifiedAt: row.last_modified_at,
+      definitionHash: row.definition_hash,
     });
-    return row ? toSkill(row) : null;
   }
 
   /**

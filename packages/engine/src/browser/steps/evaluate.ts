@@ -1,10 +1,11 @@
-import { errors, type Frame, type JSHandle, type Page } from "playwright-core";
+import type { Frame, JSHandle, Page } from "playwright-core";
 import { frame, saveTarget, text } from "../../definition/schema-parts.js";
 import { raceAbort } from "../../run/abort.js";
 import { formatBytes } from "../../run/limits.js";
 import type { StepContext } from "../../steps/step-context.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { firstLine, withoutApiName } from "../error-text.js";
+import { isTimeoutError, timeoutError } from "../timeout-error.js";
 import type { ElementScope } from "./element-scope.js";
 import { stepScope } from "./element-scope.js";
 import { missingElement } from "./failures.js";
@@ -51,7 +52,7 @@ export const evaluateStep = defineStepKind<EvaluateAction>({
       read = await raceAbort(within(handle.evaluate(serialise, limit), left), context.signal);
     } catch (error) {
       if (context.signal.aborted) throw error;
-      if (error instanceof errors.TimeoutError) {
+      if (isTimeoutError(error)) {
         throw new Error(`evaluate: the expression did not finish within ${formatWait(timeout)}`);
       }
       throw new Error(`evaluate failed: ${withoutApiName(firstLine(error))}`);
@@ -92,7 +93,7 @@ async function evaluationTarget(
     }
   } catch (error) {
     if (context.signal.aborted) throw error;
-    if (error instanceof errors.TimeoutError) {
+    if (isTimeoutError(error)) {
       const missing = await missingElement(scope, ":root", timeout);
       if (missing !== undefined) throw missing;
     }
@@ -104,7 +105,7 @@ async function evaluationTarget(
 async function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new errors.TimeoutError(`timed out after ${ms}ms`)), ms);
+    timer = setTimeout(() => reject(timeoutError(`timed out after ${ms}ms`)), ms);
   });
   try {
     return await Promise.race([work, late]);

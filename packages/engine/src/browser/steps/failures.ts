@@ -1,5 +1,6 @@
-import { errors, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { firstLine, withoutApiName } from "../error-text.js";
+import { isTimeoutError } from "../timeout-error.js";
 import { type ElementScope, elementScope } from "./element-scope.js";
 import { formatWait } from "./step-page.js";
 
@@ -22,7 +23,7 @@ export async function selectorFailure(
   timeout: number,
 ): Promise<Error> {
   const scope = scopeOf(where);
-  if (error instanceof errors.TimeoutError) {
+  if (isTimeoutError(error)) {
     const missing = await missingElement(scope, selector, timeout);
     if (missing !== undefined) return missing;
     const obstacle = error.message

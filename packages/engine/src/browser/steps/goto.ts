@@ -1,10 +1,11 @@
-import { errors, type Response } from "playwright-core";
+import type { Response } from "playwright-core";
 import { text } from "../../definition/schema-parts.js";
 import { REFUSED_HEADER } from "../../network/browser-proxy.js";
 import { NetworkRefused } from "../../network/guard.js";
 import { isHttpAddress } from "../../steps/http.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { firstLine, withoutApiName } from "../error-text.js";
+import { isTimeoutError } from "../timeout-error.js";
 import { formatWait, NAVIGATION_TIMEOUT_MS, stepPage } from "./step-page.js";
 
 export type GotoAction = string | { url: string };
@@ -39,7 +40,7 @@ export const gotoStep = defineStepKind<GotoAction>({
       response = await page.goto(url, { timeout, signal: context.signal });
     } catch (error) {
       if (context.signal.aborted) throw error;
-      if (error instanceof errors.TimeoutError) {
+      if (isTimeoutError(error)) {
         throw new Error(`goto ${url}: the page did not load within ${formatWait(timeout)}`);
       }
       // e.g. `page.goto: net::ERR_CONNECTION_REFUSED at http://…`

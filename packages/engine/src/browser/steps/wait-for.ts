@@ -1,6 +1,6 @@
-import { errors } from "playwright-core";
 import { frame, selector } from "../../definition/schema-parts.js";
 import { defineStepKind } from "../../steps/step-kind.js";
+import { isTimeoutError } from "../timeout-error.js";
 import { stepScope } from "./element-scope.js";
 import { missingElement, selectorFailure } from "./failures.js";
 import { ELEMENT_TIMEOUT_MS, formatWait } from "./step-page.js";
@@ -31,7 +31,7 @@ export const waitForStep = defineStepKind<WaitForAction>({
       await target.waitFor({ state, timeout, signal: context.signal });
     } catch (error) {
       if (context.signal.aborted) throw error;
-      if (!(error instanceof errors.TimeoutError)) {
+      if (!isTimeoutError(error)) {
         throw await selectorFailure(error, scope, selector, "wait for", timeout);
       }
       // Waiting to be visible or attached times out on an absent element, which deserves saying.

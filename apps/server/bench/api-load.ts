@@ -1,0 +1,58 @@
+// The API under load, against its ceiling: a bare Express 5 app answering the same RunSession.
+import { fileURLToPath } from "node:url";
+import type { Flavour } from "../src/db/database-url.js";
+import { benchDatabase } from "./support/bench-database.js";
+import { type LoadResult, load } from "./support/load.js";
+import { rssMb, startNode } from "./support/processes.js";
+import { api, startServe } from "./support/skillrun.js";
+import { ONE_SET_SKILL } from "./support/skills.js";
+
+const CEILING = fileURLToPath(new URL("./support/ceiling-server.mjs", import.meta.url));
+
+export interface ApiLoadFigures {
+  ceiling: LoadResult;
+  get: LoadResult;
+  list: LoadResult;
+  post: LoadResult;
+  /** The server's resident set at the end of the load, MB. */
+  rssMb: number;
+}
+
+export async function measureApiLoad(flavour: Flavour, seconds: number): Promise<ApiLoadFigures> {
+  const database = await benchDatabase(flavour, [ONE_SET_SKILL]);
+  // The API alone: no worker in the server, so nothing executes the runs POST queues.
+  const server = await startServe({ ...database.env, WORKER_CONCURRENCY: "0" });
+  const base = server.announced;
+  const headers = { authorization: `Bearer ${database.key}` };
+  try {
+    const start = (n: number) =>
+      api<{ id: string }>(base, database.key, "/run/", {
+        method: "POST",
+        body: { skill_id: "skill_one_set", inputs: { n } },
+      });
+    // More than a page of runs stored.
+    for (let i = 0; i < 25; i += 1) await start(i);
+    const run = await start(99);
+    const body = await api<unknown>(base, database.key, `/run/${run.id}`);
+    const ceilingServer = await startNode([CEILING, JSON.stringify(body)], /listening on (\S+)/);
+    let ceiling: LoadResult;
+    try {
+      ceiling = await load(`${ceilingServer.announced}/v1/run/${run.id}`, { seconds });
+    } finally {
+      await ceilingServer.stop();
+    }
+    const get = await load(`${base}/v1/run/${run.id}`, { headers, seconds });
+    const list = await load(`${base}/v1/run/list?limit=20`, { headers, seconds });
+    const post = await load(`${base}/v1/run/`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ skill_id: "skill_one_set", inputs: { n: 3 } }),
+      seconds,
+    });
+    const rss = await rssMb(server.child.pid as number);
+    return { ceiling, get, list, post, rssMb: rss };
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+}
