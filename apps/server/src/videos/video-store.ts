@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { mkdir, rename, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { isRunFileName } from "@skillrun/engine";
@@ -28,11 +29,13 @@ export class VideoStore {
   async find(runId: string): Promise<string | null> {
     if (!SAFE_ID.test(runId)) return null;
     const file = join(this.dir, `${runId}.webm`);
+    // Synchronous and without an error for a missing file: the store is a local folder, and every
+    // run of every answer is looked up here, most of them without a video. The promise API would
+    // build an ENOENT error, stack trace included, for each (a tenth of a page of the run list).
     try {
-      return (await stat(file)).isFile() ? file : null;
+      return statSync(file, { throwIfNoEntry: false })?.isFile() ? file : null;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return null;
+      if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
       throw error;
     }
   }
