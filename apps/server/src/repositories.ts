@@ -56,7 +56,7 @@ export function createRepositories(
     runEvents: new RunEventRepository(db.prisma),
     runChanges: new RunChangeRepository(db.prisma),
     runPauses: new RunPauseRepository(db.prisma, clock),
-    runExecution: new RunExecutionRepository(db.prisma, clock, db.flavour),
+    runExecution: new RunExecutionRepository(db.prisma, db.direct, clock, db.flavour),
     secrets: new SecretRepository(db.prisma, clock, secretBox),
     skills: new SkillRepository(db.prisma, db.direct, clock),
     runFiles: new RunFileRepository(db.prisma),

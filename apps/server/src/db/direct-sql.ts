@@ -18,7 +18,37 @@ export interface DirectSql {
   all<T>(sql: string, params: readonly SqlValue[]): Promise<T[]>;
   /** Runs the statements in one transaction: all of them are committed, or none. */
   transaction(statements: readonly SqlStatement[]): Promise<void>;
+  /**
+   * Runs a transaction whose statements depend on what earlier ones found: `plan` yields each
+   * statement and is handed its result (see `query`). The same plan runs on both flavours — on
+   * SQLite synchronously, from BEGIN IMMEDIATE to COMMIT, on PostgreSQL one awaited statement
+   * after the other — so a plan must do nothing but yield statements and compute. It may be run
+   * again from its start (SQLite busy), so `plan` makes a fresh one each time. Throwing rolls back.
+   */
+  run<T>(plan: () => TransactionPlan<T>): Promise<T>;
   close(): void;
+}
+
+/** What a statement of a plan found: the rows it returned, and how many rows it changed. */
+export interface SqlResult<Row = Record<string, unknown>> {
+  rows: Row[];
+  changes: number;
+}
+
+/** A transaction as statements yielded one at a time (see DirectSql.run). */
+export type TransactionPlan<T> = Generator<SqlStatement, T, SqlResult>;
+
+/** One statement of a plan: `const { rows } = yield* query<Row>(sql, params)`. */
+export function* query<Row = Record<string, unknown>>(
+  sql: string,
+  params: readonly SqlValue[],
+): Generator<SqlStatement, SqlResult<Row>, SqlResult> {
+  return (yield { sql, params }) as SqlResult<Row>;
+}
+
+/** `?, ?, ?` for a list of `count` values (at least one). */
+export function placeholders(count: number): string {
+  return Array.from({ length: Math.max(1, count) }, () => "?").join(", ");
 }
 
 /** One statement of a direct transaction. */
@@ -51,8 +81,21 @@ export function sqliteDirectSql(connection: BetterSqlite3.Database): DirectSql {
     }
     return statement;
   };
+  const execute = ({ sql, params }: SqlStatement): SqlResult => {
+    const statement = prepared(sql);
+    const values = params.map(toSqliteValue);
+    if (!statement.reader) return { rows: [], changes: statement.run(...values).changes };
+    const rows = (statement.all(...values) as Record<string, unknown>[]).map(withSqliteDates);
+    // A reader that writes (UPDATE … RETURNING) changed the rows it returned.
+    return { rows, changes: /^\s*(UPDATE|INSERT|DELETE)/i.test(sql) ? rows.length : 0 };
+  };
   const inTransaction = connection.transaction((batch: readonly SqlStatement[]) => {
-    for (const { sql, params } of batch) prepared(sql).run(...params.map(toSqliteValue));
+    for (const statement of batch) execute(statement);
+  });
+  const planned = connection.transaction(<T>(plan: TransactionPlan<T>): T => {
+    let step = plan.next();
+    while (!step.done) step = plan.next(execute(step.value));
+    return step.value;
   });
   return {
     all<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
@@ -62,6 +105,7 @@ export function sqliteDirectSql(connection: BetterSqlite3.Database): DirectSql {
       });
     },
     transaction: (batch) => whenNotBusy(() => inTransaction.immediate(batch)),
+    run: <T>(plan: () => TransactionPlan<T>) => whenNotBusy(() => planned.immediate(plan()) as T),
     close: () => connection.close(),
   };
 }
@@ -101,15 +145,43 @@ function withSqliteDates(row: Record<string, unknown>): Record<string, unknown> 
  */
 export function postgresDirectSql(pool: pg.Pool): DirectSql {
   const names = new Map<string, { text: string; name: string }>();
-  const prepared = (sql: string) => {
+  const prepared = (sql: string): { text: string; name?: string } => {
     let statement = names.get(sql);
     if (statement === undefined) {
       let n = 0;
-      statement = { text: sql.replace(/\?/g, () => `$${++n}`), name: `direct_${names.size}` };
+      const text = sql.replace(/\?/g, () => `$${++n}`);
+      // Texts that vary (an IN list's length) could grow without end: past a few hundred
+      // texts, new ones are sent unnamed (planned each time).
+      if (names.size >= MAX_NAMED_STATEMENTS) return { text };
+      statement = { text, name: `direct_${names.size}` };
       names.set(sql, statement);
     }
     return statement;
   };
+  async function run<T>(plan: () => TransactionPlan<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const steps = plan();
+      let step = steps.next();
+      while (!step.done) {
+        const { sql, params } = step.value;
+        const result = await client.query({
+          ...prepared(sql),
+          values: params.map(toPostgresValue),
+          types: utcTimestamps,
+        });
+        step = steps.next({ rows: result.rows, changes: result.rowCount ?? 0 });
+      }
+      await client.query("COMMIT");
+      return step.value;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
   return {
     async all<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
       const result = await pool.query({
@@ -120,24 +192,17 @@ export function postgresDirectSql(pool: pg.Pool): DirectSql {
       return result.rows as T[];
     },
     async transaction(batch) {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        for (const { sql, params } of batch) {
-          await client.query({ ...prepared(sql), values: params.map(toPostgresValue) });
-        }
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+      await run(function* () {
+        for (const statement of batch) yield statement;
+      });
     },
+    run,
     // The pool is Prisma's; closing the database closes it.
     close: () => {},
   };
 }
+
+const MAX_NAMED_STATEMENTS = 500;
 
 // Prisma writes `timestamp(3)` (without time zone) columns in UTC; node-postgres would read and
 // write them in the process's local time zone.

@@ -5,7 +5,7 @@ import { webhookEventOf } from "../../webhooks/webhook-events.js";
 import type { ChangeClient } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
 import { fromJsonColumn } from "../json-column.js";
-import { toRunSession } from "./run-session.js";
+import { type RunRow, toRunSession } from "./run-session.js";
 
 /**
  * Records that a run moved into `state`, inside the transaction of the change, after it: a row
@@ -35,32 +35,46 @@ async function writeWebhookDeliveries(
   state: StoredRunState,
   at: Date,
 ): Promise<void> {
-  const event = webhookEventOf(state);
-  if (event === undefined) return;
+  if (webhookEventOf(state) === undefined) return;
   const endpoints = await db.webhook.findMany({
     where: { owner, disabledAt: null },
     select: { id: true, events: true },
   });
+  if (endpoints.length === 0) return;
+  const run = await db.run.findUnique({ where: { id: runId } });
+  if (run === null) return;
+  const data = webhookDeliveriesFor(endpoints, run, state, at);
+  if (data.length > 0) await db.webhookDelivery.createMany({ data });
+}
+
+/**
+ * The deliveries a run's move into `state` makes: one per endpoint subscribed to its event, the
+ * body the run as the change left it. None for a state endpoints are not told of.
+ */
+export function webhookDeliveriesFor(
+  endpoints: { id: string; events: string }[],
+  run: RunRow,
+  state: StoredRunState,
+  at: Date,
+) {
+  const event = webhookEventOf(state);
+  if (event === undefined) return [];
   const subscribed = endpoints.filter((endpoint) =>
     fromJsonColumn<string[]>(endpoint.events).includes(event),
   );
-  if (subscribed.length === 0) return;
-  const run = await db.run.findUnique({ where: { id: runId } });
-  if (run === null) return;
+  if (subscribed.length === 0) return [];
   // The video arrives after the run ends, and its link depends on the server asked: null here.
   const body = JSON.stringify({ ...toRunSession(run), video_url: null });
-  await db.webhookDelivery.createMany({
-    data: subscribed.map((endpoint) => ({
-      id: newDeliveryId(),
-      webhookId: endpoint.id,
-      runId,
-      event,
-      body,
-      createdAt: at,
-      state: "pending",
-      nextAttemptAt: at,
-    })),
-  });
+  return subscribed.map((endpoint) => ({
+    id: newDeliveryId(),
+    webhookId: endpoint.id,
+    runId: run.id,
+    event,
+    body,
+    createdAt: at,
+    state: "pending",
+    nextAttemptAt: at,
+  }));
 }
 
 /** One change of the feed: the owner's, with its run as it is now, or another owner's (null). */

@@ -2,13 +2,14 @@ import { MAX_CALL_DEPTH, skillCalls } from "@skillrun/engine";
 import type { Clock } from "../../domain/clock.js";
 import type { PausedFor, ResumeInput } from "../../domain/paused-for.js";
 import { type StoredRunState, sourcesOf } from "../../domain/run-state-machine.js";
-import type { ChangeClient } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
 import type { Flavour } from "../database-url.js";
+import { type DirectSql, placeholders, query, type TransactionPlan } from "../direct-sql.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import { recordRunChange } from "./run-changes.js";
 import { type NewRunEvent, toRunEventRow } from "./run-events.js";
 import { stateIn } from "./run-state-filter.js";
+import { insertEvent, recordRunChangePlan, stateInSql } from "./worker-plans.js";
 
 /** A run a worker has claimed, with what it needs to execute it. */
 export interface ClaimedRun {
@@ -59,44 +60,35 @@ type ClaimedRow = {
 
 /**
  * The one statement that claims the oldest queued run, per flavour: it moves the run to play for
- * `workerId` and returns it (no row when the queue is empty).
+ * the worker (the parameters: its id, the lease's end) and returns it (no row when the queue is
+ * empty).
  */
-const CLAIM_OLDEST_QUEUED: Record<
-  Flavour,
-  (
-    db: Pick<PrismaClient, "$queryRaw">,
-    workerId: string,
-    leaseExpiresAt: Date,
-  ) => Promise<ClaimedRow[]>
-> = {
+const CLAIM_OLDEST_QUEUED: Record<Flavour, string> = {
   // SQLite runs the statement under its single write lock, so the row the sub-select finds is
   // the row updated and no other worker can take it in between. The outer `state IS NULL` is
   // the state machine's condition in the statement that writes, as every run write has it.
-  sqlite: (db, workerId, leaseExpiresAt) => db.$queryRaw<ClaimedRow[]>`
-    UPDATE "runs" SET "state" = 'play', "worker_id" = ${workerId},
-        "lease_expires_at" = ${leaseExpiresAt}, "attempts" = "attempts" + 1,
-        "effects_step" = NULL, "paused_for" = NULL, "pause_requested" = false,
-        "resume_input" = NULL, "skill_version" = (SELECT "definition_hash" FROM "skills"
-          WHERE "skills"."owner" = "runs"."owner" AND "skills"."id" = "runs"."skill_id")
-      WHERE "state" IS NULL
-        AND "id" = (SELECT "id" FROM "runs" WHERE "state" IS NULL
-                    ORDER BY "created_at", "id" LIMIT 1)
-      RETURNING "id", "owner", "skill_id", "inputs", "secret_inputs", "attempts", "skill_version"`,
+  sqlite: `
+    UPDATE runs SET state = 'play', worker_id = ?, lease_expires_at = ?, attempts = attempts + 1,
+        effects_step = NULL, paused_for = NULL, pause_requested = false, resume_input = NULL,
+        skill_version = (SELECT definition_hash FROM skills
+          WHERE skills.owner = runs.owner AND skills.id = runs.skill_id)
+      WHERE state IS NULL
+        AND id = (SELECT id FROM runs WHERE state IS NULL ORDER BY created_at, id LIMIT 1)
+      RETURNING id, owner, skill_id, inputs, secret_inputs, attempts, skill_version`,
   // PostgreSQL lets writers run side by side: the sub-select locks the row it picks and skips
   // rows other workers' claims hold locked, so concurrent claims take different runs instead
   // of queueing behind (or both winning) the same one. The lock holds until the transaction,
   // with its run_claimed event, commits. The outer `state IS NULL` is checked again on the row
   // as it is when updated: a cancel committed in between leaves it alone.
-  postgres: (db, workerId, leaseExpiresAt) => db.$queryRaw<ClaimedRow[]>`
-    UPDATE "runs" SET "state" = 'play', "worker_id" = ${workerId},
-        "lease_expires_at" = ${leaseExpiresAt}, "attempts" = "attempts" + 1,
-        "effects_step" = NULL, "paused_for" = NULL, "pause_requested" = false,
-        "resume_input" = NULL, "skill_version" = (SELECT "definition_hash" FROM "skills"
-          WHERE "skills"."owner" = "runs"."owner" AND "skills"."id" = "runs"."skill_id")
-      WHERE "state" IS NULL
-        AND "id" = (SELECT "id" FROM "runs" WHERE "state" IS NULL
-                    ORDER BY "created_at", "id" LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING "id", "owner", "skill_id", "inputs", "secret_inputs", "attempts", "skill_version"`,
+  postgres: `
+    UPDATE runs SET state = 'play', worker_id = ?, lease_expires_at = ?, attempts = attempts + 1,
+        effects_step = NULL, paused_for = NULL, pause_requested = false, resume_input = NULL,
+        skill_version = (SELECT definition_hash FROM skills
+          WHERE skills.owner = runs.owner AND skills.id = runs.skill_id)
+      WHERE state IS NULL
+        AND id = (SELECT id FROM runs WHERE state IS NULL
+                  ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id, owner, skill_id, inputs, secret_inputs, attempts, skill_version`,
 };
 
 /**
@@ -111,6 +103,8 @@ const CLAIM_OLDEST_QUEUED: Record<
 export class RunExecutionRepository {
   constructor(
     private readonly prisma: PrismaClient,
+    /** The hot path (claim, step log, ending): plans run straight through the driver. */
+    private readonly direct: DirectSql,
     private readonly clock: Clock,
     /** Which SQL dialect the claim statement is written in. */
     private readonly flavour: Flavour,
@@ -126,34 +120,34 @@ export class RunExecutionRepository {
     // One transaction for the claim and the reads of what the run executes: a read that fails
     // (SQLite busy under many worker processes) undoes the claim, instead of leaving the run held
     // and not executed until its lease ran out and it was taken again as a lost worker's run.
-    return this.prisma.$transaction(async (tx) => {
-      const rows = await CLAIM_OLDEST_QUEUED[this.flavour](tx, workerId, leaseExpiresAt);
+    const claimSql = CLAIM_OLDEST_QUEUED[this.flavour];
+    return this.direct.run(function* (): TransactionPlan<ClaimedRun | null> {
+      const { rows } = yield* query<ClaimedRow>(claimSql, [workerId, leaseExpiresAt]);
       const row = rows[0];
       if (row === undefined) return null;
       const attempt = Number(row.attempts);
-      await tx.runEvent.create({
-        data: toRunEventRow({
-          runId: row.id,
-          at: now,
-          type: "run_claimed",
-          attempt,
-          message: `claimed by worker ${workerId}`,
-          data: { worker: workerId },
-        }),
+      yield* insertEvent({
+        runId: row.id,
+        at: now,
+        type: "run_claimed",
+        attempt,
+        message: `claimed by worker ${workerId}`,
+        data: { worker: workerId },
       });
-      await recordRunChange(tx, { id: row.id, owner: row.owner }, "play", now);
-      const skill = await tx.skill.findUnique({
-        where: { owner_id: { owner: row.owner, id: row.skill_id } },
-        select: { definition: true, definitionHash: true },
-      });
+      yield* recordRunChangePlan({ id: row.id, owner: row.owner }, "play", now);
+      const { rows: skills } = yield* query<{ definition: string; definition_hash: string }>(
+        "SELECT definition, definition_hash FROM skills WHERE owner = ? AND id = ?",
+        [row.owner, row.skill_id],
+      );
+      const skill = skills[0];
       const definition = skill ? fromJsonColumn<unknown>(skill.definition) : null;
-      if (skill && skill.definitionHash !== row.skill_version) {
+      if (skill && skill.definition_hash !== row.skill_version) {
         // Replaced between the claim's statement and this read (PostgreSQL lets a PUT commit in
         // between): the run executes what was read here, and names that version.
-        await tx.run.updateMany({
-          where: { id: row.id, workerId, state: "play" },
-          data: { skillVersion: skill.definitionHash },
-        });
+        yield* query(
+          "UPDATE runs SET skill_version = ? WHERE id = ? AND worker_id = ? AND state = 'play'",
+          [skill.definition_hash, row.id, workerId],
+        );
       }
       return {
         id: row.id,
@@ -163,37 +157,9 @@ export class RunExecutionRepository {
         secretInputs: fromJsonColumn<Record<string, string>>(row.secret_inputs),
         attempt,
         definition,
-        calledSkills: await this.calledSkills(tx, row.owner, definition),
+        calledSkills: yield* calledSkills(row.owner, definition),
       };
     });
-  }
-
-  /**
-   * The skills a definition reaches through `call`, read level by level. A skill named but not
-   * stored is left out: the call fails when the run reaches it, saying so.
-   */
-  private async calledSkills(
-    db: ChangeClient,
-    owner: string,
-    definition: unknown,
-  ): Promise<Record<string, unknown>> {
-    const found: Record<string, unknown> = {};
-    let wanted = new Set(skillCalls(definition).map((call) => call.skill));
-    // Imports refuse cycles and the engine stops calls 8 deep; the bound only guards the read.
-    for (let depth = 0; depth < MAX_CALL_DEPTH && wanted.size > 0; depth += 1) {
-      const rows = await db.skill.findMany({
-        where: { owner, id: { in: [...wanted] } },
-        select: { id: true, definition: true },
-      });
-      const next = new Set<string>();
-      for (const row of rows) {
-        const called = fromJsonColumn<unknown>(row.definition);
-        found[row.id] = called;
-        for (const call of skillCalls(called)) if (!(call.skill in found)) next.add(call.skill);
-      }
-      wanted = next;
-    }
-    return found;
   }
 
   /** Extends the lease of every run in `runIds` that `workerId` still holds. */
@@ -208,11 +174,22 @@ export class RunExecutionRepository {
   /** The current state and holder of each run, to learn of cancels and lost claims. */
   async statesOf(runIds: string[]): Promise<HeldRunState[]> {
     if (runIds.length === 0) return [];
-    const rows = await this.prisma.run.findMany({
-      where: { id: { in: runIds } },
-      select: { id: true, state: true, workerId: true, pauseRequested: true },
-    });
-    return rows.map((row) => ({ ...row, state: row.state as StoredRunState }));
+    const rows = await this.direct.all<{
+      id: string;
+      state: string | null;
+      worker_id: string | null;
+      pause_requested: boolean | number;
+    }>(
+      `SELECT id, state, worker_id, pause_requested FROM runs WHERE id IN (${placeholders(runIds.length)})`,
+      runIds,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      state: row.state as StoredRunState,
+      workerId: row.worker_id,
+      // SQLite keeps a boolean as 0 or 1.
+      pauseRequested: Boolean(row.pause_requested),
+    }));
   }
 
   /**
@@ -226,15 +203,16 @@ export class RunExecutionRepository {
     events: NewRunEvent[],
     data?: Record<string, unknown>,
   ): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.run.updateMany({
-        where: { id: holder.runId, workerId: holder.workerId, state: { in: [...RUNNING] } },
-        // Without data the row is still written (to itself): the write is the fence, and on
-        // PostgreSQL its row lock keeps a recovery from slipping in before the events commit.
-        data: data === undefined ? { workerId: holder.workerId } : { data: toJsonColumn(data) },
-      });
-      if (count !== 1) return false;
-      if (events.length > 0) await tx.runEvent.createMany({ data: events.map(toRunEventRow) });
+    return this.direct.run(function* (): TransactionPlan<boolean> {
+      // Without data the row is still written (to itself): the write is the fence, and on
+      // PostgreSQL its row lock keeps a recovery from slipping in before the events commit.
+      const { changes } = yield* query(
+        `UPDATE runs SET ${data === undefined ? "worker_id = worker_id" : "data = ?"}
+          WHERE id = ? AND worker_id = ? AND state IN ('play', 'pause')`,
+        [...(data === undefined ? [] : [toJsonColumn(data)]), holder.runId, holder.workerId],
+      );
+      if (changes !== 1) return false;
+      for (const event of events) yield* insertEvent(event);
       return true;
     });
   }
@@ -353,23 +331,24 @@ export class RunExecutionRepository {
     data: Record<string, unknown>,
     event: NewRunEvent,
   ): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.run.updateMany({
-        where: { id: holder.runId, workerId: holder.workerId, ...stateIn(sourcesOf(to)) },
-        // An ended run needs its secret inputs no more.
-        data: {
-          state: to,
-          endTime: event.at,
-          data: toJsonColumn(data),
-          leaseExpiresAt: null,
-          secretInputs: null,
-        },
-      });
-      if (count === 1) {
-        await tx.runEvent.create({ data: toRunEventRow(event) });
-        await recordRunChange(tx, { id: holder.runId }, to, event.at);
-      }
-      return count === 1;
+    const sources = stateInSql(sourcesOf(to));
+    return this.direct.run(function* (): TransactionPlan<boolean> {
+      // An ended run needs its secret inputs no more.
+      const { changes } = yield* query(
+        `UPDATE runs SET state = ?, end_time = ?, data = ?, lease_expires_at = NULL,
+            secret_inputs = NULL
+          WHERE id = ? AND worker_id = ? AND ${sources.sql}`,
+        [to, event.at, toJsonColumn(data), holder.runId, holder.workerId, ...sources.params],
+      );
+      if (changes !== 1) return false;
+      yield* insertEvent(event);
+      const { rows } = yield* query<{ owner: string }>("SELECT owner FROM runs WHERE id = ?", [
+        holder.runId,
+      ]);
+      const owner = rows[0]?.owner;
+      if (owner !== undefined)
+        yield* recordRunChangePlan({ id: holder.runId, owner }, to, event.at);
+      return true;
     });
   }
 
@@ -482,4 +461,31 @@ export class RunExecutionRepository {
     }
     return recovered;
   }
+}
+
+/**
+ * The skills a definition reaches through `call`, read level by level. A skill named but not
+ * stored is left out: the call fails when the run reaches it, saying so.
+ */
+function* calledSkills(
+  owner: string,
+  definition: unknown,
+): TransactionPlan<Record<string, unknown>> {
+  const found: Record<string, unknown> = {};
+  let wanted = [...new Set(skillCalls(definition).map((call) => call.skill))];
+  // Imports refuse cycles and the engine stops calls 8 deep; the bound only guards the read.
+  for (let depth = 0; depth < MAX_CALL_DEPTH && wanted.length > 0; depth += 1) {
+    const { rows } = yield* query<{ id: string; definition: string }>(
+      `SELECT id, definition FROM skills WHERE owner = ? AND id IN (${placeholders(wanted.length)})`,
+      [owner, ...wanted],
+    );
+    const next = new Set<string>();
+    for (const row of rows) {
+      const called = fromJsonColumn<unknown>(row.definition);
+      found[row.id] = called;
+      for (const call of skillCalls(called)) if (!(call.skill in found)) next.add(call.skill);
+    }
+    wanted = [...next];
+  }
+  return found;
 }

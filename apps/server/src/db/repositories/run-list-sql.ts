@@ -1,5 +1,6 @@
 import type { StoredRunState } from "../../domain/run-state-machine.js";
 import type { SqlValue } from "../direct-sql.js";
+import type { RunRow } from "./run-session.js";
 import type { RunListQuery } from "./runs.js";
 
 /** The columns of a run the API shows, as the direct reads select them. */
@@ -20,6 +21,24 @@ export interface RunColumns {
   start_time: Date;
   end_time: Date | null;
   skill_version: string | null;
+}
+
+/** A row of RUN_COLUMNS as the repositories' RunRow. */
+export function runRowOf(row: RunColumns): RunRow {
+  return {
+    id: row.id,
+    owner: row.owner,
+    skillId: row.skill_id,
+    name: row.name,
+    state: row.state,
+    environment: row.environment,
+    inputs: row.inputs,
+    data: row.data,
+    createdAt: row.created_at,
+    startTime: row.start_time,
+    endTime: row.end_time,
+    skillVersion: row.skill_version,
+  };
 }
 
 const NEWEST_FIRST = "ORDER BY created_at DESC, id DESC";

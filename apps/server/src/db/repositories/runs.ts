@@ -13,7 +13,7 @@ import type { DirectSql } from "../direct-sql.js";
 import { toJsonColumn } from "../json-column.js";
 import { keysetPage } from "./keyset-page.js";
 import { recordRunChange } from "./run-changes.js";
-import { RUN_COLUMNS, type RunColumns, runListSql } from "./run-list-sql.js";
+import { RUN_COLUMNS, type RunColumns, runListSql, runRowOf } from "./run-list-sql.js";
 import { type RunRow, toRunSession } from "./run-session.js";
 import { stateIn } from "./run-state-filter.js";
 
@@ -237,7 +237,7 @@ export class RunRepository {
       `SELECT ${RUN_COLUMNS} FROM runs WHERE id = ? AND owner = ?`,
       [id, owner],
     );
-    return row ? toRunSession(fromColumns(row)) : null;
+    return row ? toRunSession(runRowOf(row)) : null;
   }
 
   /**
@@ -246,7 +246,7 @@ export class RunRepository {
    */
   async list(owner: string, query: RunListQuery): Promise<{ runs: RunSession[]; next?: Cursor }> {
     const { sql, params } = runListSql(owner, query);
-    const rows = (await this.direct.all<RunColumns>(sql, params)).map(fromColumns);
+    const rows = (await this.direct.all<RunColumns>(sql, params)).map(runRowOf);
     const { page, last } = keysetPage(rows, query.limit);
     return {
       runs: page.map(toRunSession),
@@ -279,21 +279,4 @@ export class RunRepository {
       { atomic: true },
     );
   }
-}
-
-function fromColumns(row: RunColumns): RunRow {
-  return {
-    id: row.id,
-    owner: row.owner,
-    skillId: row.skill_id,
-    name: row.name,
-    state: row.state,
-    environment: row.environment,
-    inputs: row.inputs,
-    data: row.data,
-    createdAt: row.created_at,
-    startTime: row.start_time,
-    endTime: row.end_time,
-    skillVersion: row.skill_version,
-  };
 }
