@@ -4,7 +4,9 @@
 // the table and writes it into BENCHMARKS.md. `--quick` measures shorter and smaller, to try
 // a change; its figures are not written.
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import type { Flavour } from "../src/db/database-url.js";
+import { DEFAULT_TEST_DATABASE_URL } from "../src/test-support/test-database.js";
 import { measureApiLoad } from "./api-load.js";
 import { measureFinishLag } from "./finish-lag.js";
 import { measureListAtScale } from "./list-at-scale.js";
@@ -36,12 +38,36 @@ async function measure(flavour: Flavour): Promise<FlavourFigures> {
   return { api, pipeline, dispatch, list };
 }
 
+/** Which PostgreSQL the figures are of: TEST_DATABASE_URL's server, or the throwaway one. */
+async function postgresServer(): Promise<string> {
+  const client = new pg.Client({
+    connectionString: process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL,
+  });
+  await client.connect();
+  try {
+    const version = (await client.query("SHOW server_version")).rows[0]?.server_version;
+    const fsync = (await client.query("SHOW fsync")).rows[0]?.fsync;
+    const commit = (await client.query("SHOW synchronous_commit")).rows[0]?.synchronous_commit;
+    return `${version} on the same machine, fsync ${fsync}, synchronous_commit ${commit}`;
+  } finally {
+    await client.end();
+  }
+}
+
 const startedAt = new Date();
+const server = await postgresServer();
 const sqlite = await measure("sqlite");
 const postgres = await measure("postgres");
 console.log("a browser run's finish lag…");
 const finishLag = await measureFinishLag();
-const figures: BenchFigures = { sqlite, postgres, finishLag, startedAt, seconds: SECONDS };
+const figures: BenchFigures = {
+  postgresServer: server,
+  sqlite,
+  postgres,
+  finishLag,
+  startedAt,
+  seconds: SECONDS,
+};
 printTable(figures);
 if (quick) {
   console.log("(--quick: BENCHMARKS.md is left as it is)");

@@ -16,6 +16,8 @@ export interface FlavourFigures {
 }
 
 export interface BenchFigures {
+  /** The PostgreSQL server measured: its version and whether it syncs commits to disk. */
+  postgresServer: string;
   sqlite: FlavourFigures;
   postgres: FlavourFigures;
   finishLag: FinishLagFigures;
@@ -144,7 +146,7 @@ function listTableOf(f: BenchFigures): string {
   return lines.join("\n");
 }
 
-function machine(seconds: number): string {
+function machine(seconds: number, postgresServer: string): string {
   const cpu = cpus();
   let commit = "unknown";
   try {
@@ -156,13 +158,14 @@ function machine(seconds: number): string {
     `- Machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${type()}; Node.js ${process.version}`,
     `- Commit ${commit}, measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC by \`npm run bench\``,
     `- Load: autocannon in its own process on the same machine, 32 connections, 2 s warm-up, then ${seconds} s measured`,
+    `- SQLite: a file on the machine's disk (WAL, synchronous FULL); PostgreSQL: ${postgresServer}`,
   ].join("\n");
 }
 
 /** The whole generated part of BENCHMARKS.md. */
 export function report(f: BenchFigures): string {
   const lines = [
-    machine(f.seconds),
+    machine(f.seconds, f.postgresServer),
     "",
     tableOf(f),
     "",
