@@ -253,8 +253,8 @@ export async function executeRun(
       }),
     );
   }
-  // Every file is listed once the run has ended.
-  await Promise.all([writer.flushed(), fileIndex.flushed()]);
+  // Every file is listed once the run has ended; a pause given up is undone before it ends.
+  await Promise.all([writer.flushed(), fileIndex.flushed(), pauses.left()]);
   const durationMs = now() - started;
   const ending = endingOf(outcome, data, step, deps.memoryMb);
   const at = clock.now();

@@ -204,6 +204,14 @@ export class RunPause {
     return this.leaving;
   }
 
+  /**
+   * Resolves once a pause given up has been undone (the run is back in play): the run's ending
+   * is written after it, never before, or it would find the run still paused.
+   */
+  left(): Promise<void> {
+    return this.leaving;
+  }
+
   private async unpause(): Promise<void> {
     const { execution, holder, clock, logger } = this.deps;
     const event: NewRunEvent = {
