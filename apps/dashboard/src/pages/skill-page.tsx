@@ -97,33 +97,35 @@ export function SkillPage(props: { id: string }) {
           {current.inputs.length === 0 ? (
             <p className="muted">None.</p>
           ) : (
-            <table className="plain">
-              <caption className="visually-hidden">Declared inputs</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Required</th>
-                  <th scope="col">Default</th>
-                </tr>
-              </thead>
-              <tbody>
-                {current.inputs.map((input) => (
-                  <tr key={input.json_key}>
-                    <td className="mono">
-                      {input.json_key}
-                      {input.secret ? " (secret)" : ""}
-                      {input.description && <span className="sub">{input.description}</span>}
-                    </td>
-                    <td>{input.data_type}</td>
-                    <td>{input.required === false ? "no" : "yes"}</td>
-                    <td className="mono">
-                      {input.default === undefined ? "—" : JSON.stringify(input.default)}
-                    </td>
+            <div className="table-wrap">
+              <table className="plain">
+                <caption className="visually-hidden">Declared inputs</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Key</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Required</th>
+                    <th scope="col">Default</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {current.inputs.map((input) => (
+                    <tr key={input.json_key}>
+                      <td className="mono">
+                        {input.json_key}
+                        {input.secret ? " (secret)" : ""}
+                        {input.description && <span className="sub">{input.description}</span>}
+                      </td>
+                      <td>{input.data_type}</td>
+                      <td>{input.required === false ? "no" : "yes"}</td>
+                      <td className="mono">
+                        {input.default === undefined ? "—" : JSON.stringify(input.default)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </section>
       </div>

@@ -1,0 +1,332 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startTestServer, type TestServer } from "@skillrun/server/test-support";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./browser.js";
+import { Receiver } from "./receiver.js";
+
+/**
+ * The dashboard as a person uses it, in real Chromium, against a real server with a worker: the
+ * tests share the server, the browser and one signed-in tab, and follow one another.
+ * With DASHBOARD_SCREENSHOTS=<folder> each page is also saved there at 1280×720.
+ */
+
+const repo = fileURLToPath(new URL("../../../", import.meta.url));
+const screenshots = process.env.DASHBOARD_SCREENSHOTS;
+const OWNER = "demo";
+
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+let key: string;
+const receiver = new Receiver();
+/** What the browser reported the Content-Security-Policy refused, over every test. */
+const refused: string[] = [];
+
+// Long enough to cancel by hand; the run ends when cancelled.
+const WAITING_SKILL = `
+id: skill_wait
+name: Wait a long time
+inputs: []
+timeout: 10m
+steps:
+  - wait: 5m
+`;
+
+const ASK_SKILL = `
+id: skill_ask
+name: Ask for a code
+inputs: []
+steps:
+  - id: code
+    ask:
+      prompt: "The six-digit code from the text message"
+      schema:
+        type: object
+        required: [code]
+        properties:
+          code: { type: string, minLength: 6, maxLength: 6, description: Six digits }
+      save_as: answer
+`;
+
+/** One call to the API as a client would make it, outside the browser. */
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+interface Run {
+  id: string;
+  state: string | null;
+  data: Record<string, unknown> | null;
+}
+
+async function shot(name: string): Promise<void> {
+  if (!screenshots) return;
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, `${name}.png`) });
+}
+
+/** The run state the page shows in its facts (null: queued). */
+function shownState(): Promise<string | null> {
+  return page.locator(".facts .state").getAttribute("data-state");
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ worker: { concurrency: 4 } });
+  // The example skills as `serve --demo` imports them: the shop's address is this server's.
+  const skill = (file: string) =>
+    readFileSync(join(repo, "skills", file), "utf8").replaceAll(
+      "http://127.0.0.1:8080",
+      server.origin,
+    );
+  await server.importSkillYaml(
+    OWNER,
+    skill("demo-shop-order.yaml"),
+    skill("sum.yaml"),
+    WAITING_SKILL,
+    ASK_SKILL,
+  );
+  key = await server.keyFor(OWNER);
+  browser = await launchBrowser();
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 720 },
+    acceptDownloads: true,
+  });
+  page = await context.newPage();
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await receiver.close();
+});
+
+describe("the dashboard in Chromium", () => {
+  it("signs in with an API key, refusing a wrong one, and a 401 later returns to sign-in", async () => {
+    await page.goto(`${server.origin}/`);
+    expect(new URL(page.url()).pathname).toBe("/ui/");
+    await shot("sign-in");
+    await page.getByLabel("API key").fill("sk_wrong");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").getByText("The server did not accept this API key.").waitFor();
+
+    await page.getByLabel("API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "No runs yet" }).waitFor();
+    // The key is kept for the tab, never put in an address.
+    expect(page.url()).not.toContain(key);
+    expect(await page.evaluate(() => sessionStorage.getItem("skillrun.apiKey"))).toBe(key);
+    await shot("runs-empty");
+
+    // A key the server no longer accepts: the next answer is a 401, and sign-in comes back.
+    await page.evaluate(() => sessionStorage.setItem("skillrun.apiKey", "sk_revoked"));
+    await page.reload();
+    await page.getByText("The server did not accept the API key: sign in again.").waitFor();
+    await page.getByLabel("API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "No runs yet" }).waitFor();
+  });
+
+  let demoRunId = "";
+
+  it("starts the demo skill from its form and watches it finish live", async () => {
+    await page.getByRole("navigation").getByRole("link", { name: "Skills" }).click();
+    await page.getByRole("link", { name: "Order in the demo shop" }).waitFor();
+    await shot("skills");
+    await page.getByRole("link", { name: "Order in the demo shop" }).click();
+    // The form generated from the skill's inputs, with their defaults.
+    const seats = page.getByLabel(/^seats/);
+    expect(await seats.getAttribute("type")).toBe("number");
+    expect(await seats.inputValue()).toBe("3");
+    await page.getByLabel(/^name/).fill("Grace Hopper");
+    await shot("skill");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+
+    await page.waitForURL(/\/ui\/runs\/run_/);
+    demoRunId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
+    // Marks this document: a reload or a new page would lose it.
+    await page.evaluate(() => {
+      (window as unknown as { marked: boolean }).marked = true;
+    });
+    // The run is just starting (its browser alone takes a second)...
+    expect(await shownState()).not.toBe("finish");
+    // ...and the page follows it to its end without being reloaded.
+    await page.locator('.facts .state[data-state="finish"]').waitFor({ timeout: 45_000 });
+    expect(await page.evaluate(() => (window as unknown as { marked?: boolean }).marked)).toBe(
+      true,
+    );
+
+    const run = await api<Run>("GET", `/run/${demoRunId}`);
+    expect(run.state).toBe("finish");
+    expect(run.data?.order_number).toBeTruthy();
+    const inputs = page.locator("dl.inputs");
+    await inputs.getByText('"Grace Hopper"').waitFor();
+    // Every step the API logged is in the step log, with its duration.
+    const events = await api<{ type: string; step: { label: string } | null }[]>(
+      "GET",
+      `/run/${demoRunId}/events?limit=1000`,
+    );
+    const finished = events.filter((event) => event.type === "step_finished");
+    expect(finished.length).toBeGreaterThan(5);
+    for (const event of finished) {
+      const row = page.locator(`li.step-row[data-label="${event.step?.label}"]`);
+      expect(await row.locator(".step-status").textContent()).toBe("done");
+      expect(await row.locator(".step-duration").textContent()).toMatch(/\d+(\.\d)? (ms|s)$/);
+    }
+  });
+
+  it("plays the run's video and moves it to a step clicked in the log", async () => {
+    const video = page.locator("video.run-video");
+    await video.waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1);
+    const played = await video.evaluate(async (element: HTMLVideoElement) => {
+      element.muted = true;
+      await element.play();
+      const playing = !element.paused;
+      element.pause();
+      return playing;
+    });
+    expect(played).toBe(true);
+
+    const events = await api<
+      { type: string; step: { label: string } | null; video_offset_ms: number | null }[]
+    >("GET", `/run/${demoRunId}/events?limit=1000`);
+    const click = events.find(
+      (event) => event.type === "step_started" && event.step?.label === "step 6 (click)",
+    );
+    expect(click?.video_offset_ms).toBeGreaterThan(0);
+    await page.locator('li.step-row[data-label="step 6 (click)"]').getByRole("button").click();
+    const expected = (click?.video_offset_ms ?? 0) / 1000;
+    await page.waitForFunction(
+      (seconds) => Math.abs((document.querySelector("video")?.currentTime ?? -1) - seconds) < 0.01,
+      expected,
+    );
+    await page.getByText(/^Video moved to .*: step 6 \(click\)$/).waitFor();
+    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 2);
+    await shot("run");
+  });
+
+  it("shows the run's screenshot and downloads it", async () => {
+    const files = await api<{ name: string; bytes: number; sha256: string }[]>(
+      "GET",
+      `/run/${demoRunId}/files`,
+    );
+    const screenshot = files.find((file) => file.name.endsWith(".png"));
+    expect(screenshot).toBeDefined();
+    const image = page.locator(".files img");
+    await image.scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      () =>
+        ((document.querySelector(".files img") as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+    );
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: `Download ${screenshot?.name}` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(screenshot?.name);
+    const path = await download.path();
+    const bytes = readFileSync(path);
+    expect(bytes.length).toBe(screenshot?.bytes);
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(screenshot?.sha256);
+  });
+
+  it("cancels a waiting run from its row in the list, which follows it live", async () => {
+    await page.getByRole("navigation").getByRole("link", { name: "Runs" }).click();
+    const started = await api<Run>("POST", "/run/", { skill_id: "skill_wait" });
+    const row = page.locator(`tr[data-run="${started.id}"]`);
+    // It appears at the top of the list from the run stream, then is taken by a worker.
+    await row.locator('.state[data-state="play"]').waitFor();
+    await shot("runs");
+    await row.getByRole("button", { name: "Cancel Wait a long time" }).click();
+    await row.locator('.state[data-state="cancel"]').waitFor();
+    expect((await api<Run>("GET", `/run/${started.id}`)).state).toBe("cancel");
+    expect(await row.getByRole("button", { name: /^Cancel/ }).count()).toBe(0);
+  });
+
+  it("answers a run's ask through the form made from its schema; a misfit is shown at the field", async () => {
+    const started = await api<Run>("POST", "/run/", { skill_id: "skill_ask" });
+    await page.goto(`${server.origin}/ui/runs/${started.id}`);
+    const ask = page.getByRole("region", { name: "The run asks" });
+    await ask.getByText("The six-digit code from the text message").waitFor();
+    const code = page.getByLabel(/^code/);
+    await code.fill("123");
+    await page.getByRole("button", { name: "Send answer" }).click();
+    await page
+      .getByRole("alert")
+      .getByText(/The answer was refused/)
+      .waitFor();
+    expect(await code.getAttribute("aria-invalid")).toBe("true");
+    await shot("run-ask");
+    expect((await api<Run>("GET", `/run/${started.id}`)).state).toBe("pause");
+
+    await code.fill("123456");
+    await page.getByRole("button", { name: "Send answer" }).click();
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    const run = await api<Run>("GET", `/run/${started.id}`);
+    expect(run.data?.answer).toEqual({ code: "123456" });
+  });
+
+  it("adds a webhook, shows its secret once, and shows the delivery of a run's end", async () => {
+    const url = await receiver.start();
+    await page.getByRole("navigation").getByRole("link", { name: "Webhooks" }).click();
+    await page.getByLabel("Address (http or https)").fill(url);
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    const secret = page.getByLabel("Signing secret");
+    await secret.waitFor();
+    expect(await secret.inputValue()).toMatch(/^whsec_/);
+
+    const run = await api<Run>("POST", "/run/", { skill_id: "skill_sum", inputs: { a: 1, b: 2 } });
+    const item = page.locator("li.webhook", { hasText: url });
+    await item.getByRole("button", { name: "Show deliveries" }).click();
+    const delivery = item.locator("tr[data-delivery]", { hasText: "run.finished" });
+    await delivery.getByText("delivered").waitFor({ timeout: 30_000 });
+    expect(await delivery.textContent()).toContain("HTTP 204");
+    await shot("webhooks");
+    expect(receiver.bodies.map((body) => (JSON.parse(body) as Run).id)).toContain(run.id);
+
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    expect(await page.getByLabel("Signing secret").count()).toBe(0);
+  });
+
+  it("fits a phone's width: no page scrolls sideways", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      for (const path of [
+        "/ui/",
+        `/ui/runs/${demoRunId}`,
+        "/ui/skills/skill_demo_shop_order",
+        "/ui/webhooks",
+      ]) {
+        await page.goto(`${server.origin}${path}`);
+        await page.locator("main h1").first().waitFor();
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, path).toBeLessThanOrEqual(0);
+        if (path.startsWith("/ui/runs/")) await shot("phone-run");
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+  });
+
+  it("loaded nothing the Content-Security-Policy refuses, on any page above", () => {
+    expect(refused).toEqual([]);
+  });
+});
