@@ -52,6 +52,18 @@ steps:
       save_as: answer
 `;
 
+const FILE_SKILL = `
+id: skill_count_file
+name: Count a file
+inputs:
+  - { json_key: report, data_type: file }
+  - { json_key: minimum, data_type: number }
+steps:
+  - set: { received: "{{ inputs.report }}" }
+  - if: "{{ inputs.report.bytes < inputs.minimum }}"
+    fail: "the report is too short"
+`;
+
 /** One call to the API as a client would make it, outside the browser. */
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${server.baseUrl}${path}`, {
@@ -98,6 +110,7 @@ beforeAll(async () => {
     skill("sum.yaml"),
     WAITING_SKILL,
     ASK_SKILL,
+    FILE_SKILL,
   );
   key = await server.keyFor(OWNER);
   browser = await launchBrowser();
@@ -257,6 +270,14 @@ describe("the dashboard in Chromium", () => {
     await row.locator('.state[data-state="cancel"]').waitFor();
     expect((await api<Run>("GET", `/run/${started.id}`)).state).toBe("cancel");
     expect(await row.getByRole("button", { name: /^Cancel/ }).count()).toBe(0);
+
+    // Filtered by state, the list holds that run and not the finished demo run.
+    await page.getByLabel("State").selectOption("cancel");
+    await page.waitForURL(/\?state=cancel$/);
+    await page.locator(`tr[data-run="${demoRunId}"]`).waitFor({ state: "detached" });
+    expect(await page.locator("tr[data-run]").count()).toBe(1);
+    await row.waitFor();
+    await page.getByLabel("State").selectOption("");
   });
 
   it("answers a run's ask through the form made from its schema; a misfit is shown at the field", async () => {
@@ -280,6 +301,31 @@ describe("the dashboard in Chromium", () => {
     await page.locator('.facts .state[data-state="finish"]').waitFor();
     const run = await api<Run>("GET", `/run/${started.id}`);
     expect(run.data?.answer).toEqual({ code: "123456" });
+  });
+
+  it("starts a skill with a file uploaded from its form; a 422 shows at its field, a failure at its step", async () => {
+    await page.goto(`${server.origin}/ui/skills/skill_count_file`);
+    const report = { name: "report.csv", mimeType: "text/csv", buffer: Buffer.from("a,b\n1,2\n") };
+    await page.locator('input[type="file"][name="report"]').setInputFiles(report);
+    // A number the server cannot read: its 422 is shown at the field, nothing is started.
+    await page.getByLabel(/^minimum/).fill("");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const minimum = page.getByLabel(/^minimum/);
+    await page.locator('input[aria-invalid="true"][name="minimum"]').waitFor();
+    expect(await minimum.getAttribute("aria-describedby")).toBeTruthy();
+    expect(new URL(page.url()).pathname).toBe("/ui/skills/skill_count_file");
+
+    await minimum.fill("100");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.waitForURL(/\/ui\/runs\/run_/);
+    await page.locator('.facts .state[data-state="reset"]').waitFor();
+    const failure = page.getByRole("alert").filter({ hasText: /^Failed at/ });
+    expect(await failure.getByRole("heading").textContent()).toBe("Failed at step 2 (fail)");
+    await failure.getByText("the report is too short").waitFor();
+    const id = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
+    const run = await api<Run>("GET", `/run/${id}`);
+    expect(run.data?.received).toMatchObject({ name: "report.csv", bytes: report.buffer.length });
+    await page.getByRole("link", { name: "Download report.csv" }).waitFor();
   });
 
   it("adds a webhook, shows its secret once, and shows the delivery of a run's end", async () => {
