@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiProvider } from "./api/api-context.js";
 import { clientFor, storedKey } from "./api/session.js";
 import { useRunStream } from "./live/run-stream.js";
@@ -60,6 +60,14 @@ const SECTIONS = [
 function Shell(props: { onSignOut: () => void }) {
   const { path } = useLocation();
   useRunStream();
+  // On a new page, focus moves to its content, so a screen reader reads it from the start and
+  // the keyboard goes on from there; not on the first page, where the browser starts.
+  const shown = useRef(path);
+  useEffect(() => {
+    if (shown.current === path) return;
+    shown.current = path;
+    document.getElementById("main")?.focus();
+  }, [path]);
   return (
     <>
       <a className="skip" href="#main">

@@ -52,6 +52,17 @@ steps:
       save_as: answer
 `;
 
+const STEPS_SKILL = `
+id: skill_steps
+name: Four short waits
+inputs: []
+steps:
+  - wait: 1s
+  - wait: 1s
+  - wait: 1s
+  - wait: 1s
+`;
+
 const FILE_SKILL = `
 id: skill_count_file
 name: Count a file
@@ -111,6 +122,7 @@ beforeAll(async () => {
     WAITING_SKILL,
     ASK_SKILL,
     FILE_SKILL,
+    STEPS_SKILL,
   );
   key = await server.keyFor(OWNER);
   browser = await launchBrowser();
@@ -303,6 +315,17 @@ describe("the dashboard in Chromium", () => {
     expect(run.data?.answer).toEqual({ code: "123456" });
   });
 
+  it("pauses a running run before its next step and resumes it", async () => {
+    const started = await api<Run>("POST", "/run/", { skill_id: "skill_steps" });
+    await page.goto(`${server.origin}/ui/runs/${started.id}`);
+    await page.locator('.facts .state[data-state="play"]').waitFor();
+    await page.getByRole("button", { name: "Pause" }).click();
+    await page.locator('.facts .state[data-state="pause"]').waitFor();
+    expect((await api<Run>("GET", `/run/${started.id}`)).state).toBe("pause");
+    await page.getByRole("button", { name: "Resume" }).click();
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+  });
+
   it("starts a skill with a file uploaded from its form; a 422 shows at its field, a failure at its step", async () => {
     await page.goto(`${server.origin}/ui/skills/skill_count_file`);
     const report = { name: "report.csv", mimeType: "text/csv", buffer: Buffer.from("a,b\n1,2\n") };
@@ -348,6 +371,35 @@ describe("the dashboard in Chromium", () => {
 
     await page.getByRole("button", { name: "I have copied it" }).click();
     expect(await page.getByLabel("Signing secret").count()).toBe(0);
+
+    // Redeliver sends the same delivery again.
+    const sent = receiver.bodies.length;
+    await delivery.getByRole("button", { name: "Redeliver" }).click();
+    await expect.poll(() => receiver.bodies.length, { timeout: 30_000 }).toBeGreaterThan(sent);
+
+    // Deleting asks once more, then the endpoint is gone.
+    await item.getByRole("button", { name: "Delete", exact: true }).click();
+    await item.getByRole("button", { name: "Delete it and its deliveries" }).click();
+    await item.waitFor({ state: "detached" });
+    expect(await api<unknown[]>("GET", "/webhook/list")).toEqual([]);
+  });
+
+  it("runs a run again with the same inputs", async () => {
+    const first = await api<Run>("POST", "/run/", {
+      skill_id: "skill_sum",
+      inputs: { a: 2, b: 5 },
+    });
+    await page.goto(`${server.origin}/ui/runs/${first.id}`);
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    await page.getByRole("button", { name: "Run again" }).click();
+    await page.waitForURL(
+      (url) => url.pathname.startsWith("/ui/runs/") && !url.pathname.endsWith(first.id),
+    );
+    const againId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    const again = await api<Run & { inputs: unknown }>("GET", `/run/${againId}`);
+    expect(again.inputs).toEqual({ a: 2, b: 5 });
+    expect(again.data?.total).toBe(7);
   });
 
   it("fits a phone's width: no page scrolls sideways", async () => {

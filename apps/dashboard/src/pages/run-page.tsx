@@ -140,11 +140,13 @@ export function RunPage(props: { id: string }) {
               </p>
             </>
           ) : (
-            <p className="muted">
-              {isTerminalState(current.state)
-                ? "No video: this run opened no browser, or its video is still being saved."
-                : "A run that opens a browser has its video here once it ends."}
-            </p>
+            <div className="video-placeholder">
+              <p>
+                {isTerminalState(current.state)
+                  ? "No video: this run opened no browser, or its video is still being saved."
+                  : "A run that opens a browser has its video here once it ends."}
+              </p>
+            </div>
           )}
         </section>
       </div>
