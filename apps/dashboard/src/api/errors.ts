@@ -34,7 +34,15 @@ export function failureOf(response: Response, body: unknown): CallFailed {
   return new CallFailed(response.status, `The server answered ${response.status}`);
 }
 
-/** The message of anything thrown. */
+/** The message of anything thrown, an error answer's `{detail}` body included. */
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof Error) return error.message;
+  const detail = (error as { detail?: unknown } | null)?.detail;
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return (detail as FieldIssue[])
+      .map((issue) => `${issue.loc.join(".")}: ${issue.msg}`)
+      .join("; ");
+  }
+  return String(error);
 }

@@ -1,4 +1,5 @@
 import type { RunEvent } from "@skillrun/client";
+import { memo } from "react";
 import { formatDuration } from "./time.js";
 
 /** One line of the log: a step attempt (its start joined with its end), or a single event. */
@@ -128,7 +129,7 @@ export function logRows(events: RunEvent[]): Row[] {
  * The step log as a list: each step with its status in words, its duration, its nesting; a step
  * the video shows is a button that moves the video there.
  */
-export function StepLog(props: {
+export const StepLog = memo(function StepLog(props: {
   events: RunEvent[];
   /** Present once the run has a video: moves it to `offsetMs`. */
   onSeek?: (offsetMs: number, label: string) => void;
@@ -175,4 +176,4 @@ export function StepLog(props: {
       })}
     </ol>
   );
-}
+});

@@ -1,6 +1,6 @@
 import { isTerminalState, type RunEvent, type RunSession } from "@skillrun/client";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { useApi } from "../api/api-context.js";
 import { dataOf, messageOf } from "../api/errors.js";
 import { AskForm } from "../components/ask-form.js";
@@ -31,6 +31,12 @@ export function RunPage(props: { id: string }) {
   const log = useRunEvents(props.id);
   const videoRef = useRef<HTMLVideoElement>(null);
   const [seeked, setSeeked] = useState("");
+  const seek = useCallback((offsetMs: number, label: string) => {
+    const video = videoRef.current;
+    if (!video) return;
+    video.currentTime = offsetMs / 1000;
+    setSeeked(`Video moved to ${formatDuration(offsetMs)}: ${label}`);
+  }, []);
   useTitle(run.data ? `Run of ${run.data.name ?? run.data.skill_id}` : "Run");
 
   if (run.error) {
@@ -48,12 +54,6 @@ export function RunPage(props: { id: string }) {
   const current = run.data;
   const videoUrl = current.video_url ?? null;
 
-  const seek = (offsetMs: number, label: string) => {
-    const video = videoRef.current;
-    if (!video) return;
-    video.currentTime = offsetMs / 1000;
-    setSeeked(`Video moved to ${formatDuration(offsetMs)}: ${label}`);
-  };
   const failure = errorOf(current);
   const failedAt = failure ? offsetOfStep(log.events, failure.step) : null;
   const pause = current.state === "pause" ? lastPause(log.events) : null;
@@ -114,7 +114,12 @@ export function RunPage(props: { id: string }) {
       )}
 
       {pause?.reason === "ask" && (
-        <AskForm runId={current.id} prompt={pause.prompt} schema={pause.schema} />
+        <AskForm
+          key={pause.eventId}
+          runId={current.id}
+          prompt={pause.prompt}
+          schema={pause.schema}
+        />
       )}
 
       <div className="run-grid">
@@ -264,6 +269,8 @@ function RunActions(props: { run: RunSession; paused: Pause | null }) {
 }
 
 interface Pause {
+  /** The `run_paused` event's id: a later pause is a new question. */
+  eventId: number;
   reason: string;
   prompt: string;
   schema: Schema | undefined;
@@ -275,7 +282,12 @@ function lastPause(events: RunEvent[]): Pause | null {
     if (event?.type === "run_resumed") return null;
     if (event?.type === "run_paused") {
       const data = (event.data ?? {}) as { reason?: string; prompt?: string; schema?: Schema };
-      return { reason: data.reason ?? "requested", prompt: data.prompt ?? "", schema: data.schema };
+      return {
+        eventId: event.id,
+        reason: data.reason ?? "requested",
+        prompt: data.prompt ?? "",
+        schema: data.schema,
+      };
     }
   }
   return null;

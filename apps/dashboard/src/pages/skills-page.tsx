@@ -12,10 +12,7 @@ export function SkillsPage() {
   return (
     <section aria-labelledby="skills-title">
       <h1 id="skills-title">Skills</h1>
-      <ErrorNote
-        error={skills.error ? new Error(JSON.stringify(skills.error)) : null}
-        prefix="The skills could not be listed"
-      />
+      <ErrorNote error={skills.error} prefix="The skills could not be listed" />
       {skills.isPending && <p role="status">Loading skills…</p>}
       {skills.data?.length === 0 && (
         <p className="empty">
