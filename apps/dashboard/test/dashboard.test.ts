@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { startTestServer, type TestServer } from "@skillrun/server/test-support";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accessibilityProblems } from "./axe.js";
 import { launchBrowser } from "./browser.js";
 import { Receiver } from "./receiver.js";
 
@@ -25,6 +26,8 @@ let key: string;
 const receiver = new Receiver();
 /** What the browser reported the Content-Security-Policy refused, over every test. */
 const refused: string[] = [];
+/** What axe found on each page the tests saved a picture of, by page. */
+const inaccessible: Record<string, string[]> = {};
 
 // Long enough to cancel by hand; the run ends when cancelled.
 const WAITING_SKILL = `
@@ -96,7 +99,10 @@ interface Run {
   data: Record<string, unknown> | null;
 }
 
+/** Checks the page as it is now with axe, and saves its picture when asked to. */
 async function shot(name: string): Promise<void> {
+  const problems = await accessibilityProblems(page);
+  if (problems.length > 0) inaccessible[name] = problems;
   if (!screenshots) return;
   mkdirSync(screenshots, { recursive: true });
   await page.screenshot({ path: join(screenshots, `${name}.png`) });
@@ -422,6 +428,10 @@ describe("the dashboard in Chromium", () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 720 });
     }
+  });
+
+  it("showed no page with a problem axe finds against WCAG 2.1 A and AA", () => {
+    expect(inaccessible).toEqual({});
   });
 
   it("loaded nothing the Content-Security-Policy refuses, on any page above", () => {
