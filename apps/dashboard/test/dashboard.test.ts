@@ -157,9 +157,19 @@ describe("the dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("alert").getByText("The server did not accept this API key.").waitFor();
 
-    await page.getByLabel("API key").fill(key);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    // By keyboard alone, from the top of the page: the field, the key, Enter.
+    await page.reload();
+    await page.getByLabel("API key").waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("api-key");
+    await page.keyboard.type(key);
+    await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "No runs yet" }).waitFor();
+    // The first stop is the link that skips to the content, then the sections.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Runs");
     // The key is kept for the tab, never put in an address.
     expect(page.url()).not.toContain(key);
     expect(await page.evaluate(() => sessionStorage.getItem("skillrun.apiKey"))).toBe(key);
