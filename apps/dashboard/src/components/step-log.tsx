@@ -36,6 +36,12 @@ const STATUS_TEXT: Record<Row["status"], string> = {
   run: "",
 };
 
+/** The step's kind, unless its label already says it ("step 2 (fill)"). */
+function kindText(step: RunEvent["step"]): string {
+  if (!step) return "";
+  return step.label.endsWith(`(${step.kind})`) ? "" : step.kind;
+}
+
 /** The step log's rows, from its events in order. */
 export function logRows(events: RunEvent[]): Row[] {
   const rows: Row[] = [];
@@ -54,7 +60,7 @@ export function logRows(events: RunEvent[]): Row[] {
           depth,
           label,
           status: "running",
-          text: step?.kind ?? "",
+          text: kindText(step),
           durationMs: null,
           offsetMs: offset,
         };
@@ -66,7 +72,7 @@ export function logRows(events: RunEvent[]): Row[] {
       case "step_failed": {
         const row = open.get(attemptKey);
         const failed = event.type === "step_failed";
-        const text = failed ? (event.message ?? "failed") : (step?.kind ?? "");
+        const text = failed ? (event.message ?? "failed") : kindText(step);
         if (row) {
           row.status = failed ? "failed" : "done";
           row.text = text;
