@@ -66,6 +66,16 @@ steps:
   - wait: 1s
 `;
 
+const SECRET_SKILL = `
+id: skill_sign_in
+name: Sign in somewhere
+inputs:
+  - { json_key: user, data_type: string }
+  - { json_key: password, data_type: string, secret: true }
+steps:
+  - log: "signing in as {{ inputs.user }}"
+`;
+
 const FILE_SKILL = `
 id: skill_count_file
 name: Count a file
@@ -129,6 +139,7 @@ beforeAll(async () => {
     ASK_SKILL,
     FILE_SKILL,
     STEPS_SKILL,
+    SECRET_SKILL,
   );
   key = await server.keyFor(OWNER);
   browser = await launchBrowser();
@@ -179,6 +190,13 @@ describe("the dashboard in Chromium", () => {
     await page.evaluate(() => sessionStorage.setItem("skillrun.apiKey", "sk_revoked"));
     await page.reload();
     await page.getByText("The server did not accept the API key: sign in again.").waitFor();
+    await page.getByLabel("API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+
+    // Signing out forgets the key.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem("skillrun.apiKey"))).toBeNull();
     await page.getByLabel("API key").fill(key);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "No runs yet" }).waitFor();
@@ -416,6 +434,48 @@ describe("the dashboard in Chromium", () => {
     const again = await api<Run & { inputs: unknown }>("GET", `/run/${againId}`);
     expect(again.inputs).toEqual({ a: 2, b: 5 });
     expect(again.data?.total).toBe(7);
+  });
+
+  it("types a secret input in a password field and never shows it; running again asks for it", async () => {
+    await page.goto(`${server.origin}/ui/skills/skill_sign_in`);
+    const password = page.getByLabel(/^password/);
+    expect(await password.getAttribute("type")).toBe("password");
+    await page.getByLabel(/^user/).fill("ada");
+    await password.fill("hunter2-very-secret");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.waitForURL(/\/ui\/runs\/run_/);
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    const inputs = page.locator("dl.inputs");
+    await inputs.getByText("(secret, hidden)").waitFor();
+    expect(await page.content()).not.toContain("hunter2-very-secret");
+
+    // The API never gives the secret back: running again opens the form for it to be typed again.
+    await page.getByRole("button", { name: "Run again" }).click();
+    await page.waitForURL(/\/ui\/skills\/skill_sign_in\?again=run_/);
+    expect(await page.getByLabel(/^user/).inputValue()).toBe("ada");
+    expect(await page.getByLabel(/^password/).inputValue()).toBe("");
+  });
+
+  it("pages through the runs with their cursor", async () => {
+    for (let i = 0; i < 26; i++) {
+      await api<Run>("POST", "/run/", { skill_id: "skill_sum", inputs: { a: i, b: 1 } });
+    }
+    const all = await api<Run[]>("GET", "/run/list?skill_id=skill_sum&limit=1000");
+    expect(all.length).toBeGreaterThan(25);
+    await page.goto(`${server.origin}/ui/?skill=skill_sum`);
+    const rows = page.locator("tr[data-run]");
+    await rows.first().waitFor();
+    expect(
+      await rows.evaluateAll((found) => found.map((row) => row.getAttribute("data-run"))),
+    ).toEqual(all.slice(0, 25).map((run) => run.id));
+    await page.getByRole("button", { name: "Older runs" }).click();
+    await page.locator(`tr[data-run="${all[25]?.id}"]`).waitFor();
+    expect(
+      await rows.evaluateAll((found) => found.map((row) => row.getAttribute("data-run"))),
+    ).toEqual(all.slice(25).map((run) => run.id));
+    expect(await page.getByRole("button", { name: "Older runs" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Newer runs" }).click();
+    await page.locator(`tr[data-run="${all[0]?.id}"]`).waitFor();
   });
 
   it("fits a phone's width: no page scrolls sideways", async () => {

@@ -62,9 +62,17 @@ export function applyRunChange(queryClient: QueryClient, run: RunSession): void 
       const runs = page.runs.slice();
       runs[at] = { ...runs[at], ...run, video_url: runs[at]?.video_url ?? null };
       queryClient.setQueryData<RunsPageData>(key, { ...page, runs });
-    } else if (page.first && page.matches(run)) {
-      // A new run on the first page of a list it belongs to: newest first.
+    } else if (page.first && page.matches(run) && isNewer(run, page.runs[0])) {
+      // A new run on the first page of a list it belongs to: newest first. (An older run that
+      // changed belongs on a later page, which is read when it is opened.)
       queryClient.setQueryData<RunsPageData>(key, { ...page, runs: [run, ...page.runs] });
     }
   }
+}
+
+/** Whether `run` comes before `first` in the list's order (created_at, then id, descending). */
+function isNewer(run: RunSession, first: RunSession | undefined): boolean {
+  if (!first) return true;
+  if (run.created_at !== first.created_at) return run.created_at > first.created_at;
+  return run.id > first.id;
 }
