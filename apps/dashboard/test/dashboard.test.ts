@@ -76,6 +76,20 @@ steps:
   - log: "signing in as {{ inputs.user }}"
 `;
 
+const NESTED_SKILL = `
+id: skill_rounds
+name: Two rounds
+inputs: []
+steps:
+  - id: rounds
+    for_each:
+      items: [1, 2]
+      as: n
+      steps:
+        - id: say
+          log: "round {{ vars.n }}"
+`;
+
 const FILE_SKILL = `
 id: skill_count_file
 name: Count a file
@@ -140,6 +154,7 @@ beforeAll(async () => {
     FILE_SKILL,
     STEPS_SKILL,
     SECRET_SKILL,
+    NESTED_SKILL,
   );
   key = await server.keyFor(OWNER);
   browser = await launchBrowser();
@@ -454,6 +469,20 @@ describe("the dashboard in Chromium", () => {
     await page.waitForURL(/\/ui\/skills\/skill_sign_in\?again=run_/);
     expect(await page.getByLabel(/^user/).inputValue()).toBe("ada");
     expect(await page.getByLabel(/^password/).inputValue()).toBe("");
+  });
+
+  it("indents the steps of a block under it in the step log", async () => {
+    const started = await api<Run>("POST", "/run/", { skill_id: "skill_rounds" });
+    await page.goto(`${server.origin}/ui/runs/${started.id}`);
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    const indent = (label: string) =>
+      page
+        .locator(`li.step-row[data-label="${label}"]`)
+        .evaluate((row) => Number.parseFloat(getComputedStyle(row).paddingInlineStart));
+    const outer = await indent("rounds");
+    expect(await indent("rounds #1 › say")).toBeGreaterThan(outer);
+    expect(await indent("rounds #2 › say")).toBeGreaterThan(outer);
+    await page.getByText("round 2", { exact: true }).waitFor();
   });
 
   it("pages through the runs with their cursor", async () => {
