@@ -173,24 +173,26 @@ export function RunsPage() {
           </table>
         </div>
       )}
-      <nav className="pager" aria-label="Pages of runs">
-        <button
-          type="button"
-          className="secondary"
-          disabled={cursors.length === 0}
-          onClick={() => setCursors(cursors.slice(0, -1))}
-        >
-          Newer runs
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          disabled={!page?.next}
-          onClick={() => page?.next && setCursors([...cursors, page.next])}
-        >
-          Older runs
-        </button>
-      </nav>
+      {(cursors.length > 0 || page?.next) && (
+        <nav className="pager" aria-label="Pages of runs">
+          <button
+            type="button"
+            className="secondary"
+            disabled={cursors.length === 0}
+            onClick={() => setCursors(cursors.slice(0, -1))}
+          >
+            Newer runs
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!page?.next}
+            onClick={() => page?.next && setCursors([...cursors, page.next])}
+          >
+            Older runs
+          </button>
+        </nav>
+      )}
     </section>
   );
 }
