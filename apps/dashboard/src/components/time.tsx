@@ -46,6 +46,12 @@ export function RelativeTime(props: { iso: string; now: number }) {
 export function RunDuration(props: { start: string; end: string | null | undefined; now: number }) {
   const start = new Date(props.start).getTime();
   const end = props.end ? new Date(props.end).getTime() : props.now;
-  const text = formatDuration(Math.max(0, end - start));
-  return <span>{props.end ? text : `${text} so far`}</span>;
+  const ms = Math.max(0, end - start);
+  if (props.end) return <span>{formatDuration(ms)}</span>;
+  // Still going: whole seconds, as the clock that moves it ticks by the second.
+  return (
+    <span>
+      {ms < 1000 ? "just started" : `${formatDuration(Math.floor(ms / 1000) * 1000)} so far`}
+    </span>
+  );
 }
