@@ -15,6 +15,7 @@ import type { Clock } from "./domain/clock.js";
 import { RouteNotFound } from "./domain/errors.js";
 import type { InputLimits } from "./domain/input-limits.js";
 import { keepBodyText } from "./http/body-text.js";
+import { dashboardRouter } from "./http/dashboard.js";
 import { demoRouter } from "./http/demo.js";
 import { docsRouter } from "./http/docs.js";
 import { refuseDotSegments } from "./http/dot-segments.js";
@@ -100,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(docsRouter(paths.openapi));
   app.use(demoRouter(paths.demo, deps.clock));
+  app.use(dashboardRouter(paths.dashboard));
 
   // `POST /v1/run` is accepted as the spec's `POST /v1/run/` (the validator matches on
   // originalUrl, the router on url: both are rewritten).

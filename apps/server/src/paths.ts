@@ -12,5 +12,7 @@ export const paths = {
   skills: join(root, "skills"),
   /** The demo shop's static files (served at /demo/). */
   demo: join(root, "apps", "server", "demo"),
+  /** The dashboard's static files as Vite builds them (served at /ui/). */
+  dashboard: join(root, "apps", "dashboard", "dist"),
   migrations: (flavour: string) => join(root, "prisma", flavour, "migrations"),
 };

@@ -157,9 +157,10 @@ describe("skillrun CLI", () => {
     expect(usage.stderr).toContain("keys create needs --owner <owner>");
   });
 
-  it("serve --demo prints a working API key and the docs address, and stops on SIGTERM", async () => {
+  it("serve --demo prints a working API key, the dashboard's and the docs' addresses, and stops on SIGTERM", async () => {
     const serving = await serveDemo();
     try {
+      expect(serving.out()).toContain(`Dashboard:      ${serving.url}/ui/`);
       expect(serving.out()).toContain(`API reference:  ${serving.url}/docs`);
       const response = await fetch(`${serving.url}/v1/skill/list`, {
         headers: { authorization: `Bearer ${serving.key}` },

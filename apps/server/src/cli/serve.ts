@@ -27,7 +27,7 @@ export async function serve(options: { demo: boolean }): Promise<number> {
     "skillrun listening",
   );
   console.log(
-    `\nSkillrun is listening on ${url}\n  API reference:  ${url}/docs\n  API base URL:   ${url}/v1`,
+    `\nSkillrun is listening on ${url}\n  Dashboard:      ${url}/ui/\n  API reference:  ${url}/docs\n  API base URL:   ${url}/v1`,
   );
   if (demoKey) {
     console.log(`  API key (owner "${DEMO_OWNER}"): ${demoKey}\n`);

@@ -1,0 +1,115 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ApiProvider } from "./api/api-context.js";
+import { clientFor, storedKey } from "./api/session.js";
+import { useRunStream } from "./live/run-stream.js";
+import { RunPage } from "./pages/run-page.js";
+import { RunsPage } from "./pages/runs-page.js";
+import { SignIn } from "./pages/sign-in.js";
+import { SkillPage } from "./pages/skill-page.js";
+import { SkillsPage } from "./pages/skills-page.js";
+import { WebhooksPage } from "./pages/webhooks-page.js";
+import { Link, useLocation } from "./router.js";
+
+/** Signed in (a key in sessionStorage) or not; a 401 anywhere signs out with a note. */
+export function App() {
+  const queryClient = useQueryClient();
+  const [key, setKey] = useState(storedKey.read);
+  const [note, setNote] = useState<string | null>(null);
+  const signOut = useCallback(
+    (why?: string) => {
+      storedKey.clear();
+      queryClient.clear();
+      setNote(why ?? null);
+      setKey(null);
+    },
+    [queryClient],
+  );
+  const client = useMemo(
+    () =>
+      key === null
+        ? null
+        : clientFor(key, () => signOut("The server did not accept the API key: sign in again.")),
+    [key, signOut],
+  );
+  if (client === null) {
+    return (
+      <SignIn
+        note={note}
+        onSignedIn={(accepted) => {
+          storedKey.write(accepted);
+          setNote(null);
+          setKey(accepted);
+        }}
+      />
+    );
+  }
+  return (
+    <ApiProvider client={client} signOut={() => signOut()}>
+      <Shell onSignOut={() => signOut()} />
+    </ApiProvider>
+  );
+}
+
+const SECTIONS = [
+  { to: "/", label: "Runs", matches: (path: string) => path === "/" || path.startsWith("/runs") },
+  { to: "/skills", label: "Skills", matches: (path: string) => path.startsWith("/skills") },
+  { to: "/webhooks", label: "Webhooks", matches: (path: string) => path.startsWith("/webhooks") },
+];
+
+function Shell(props: { onSignOut: () => void }) {
+  const { path } = useLocation();
+  useRunStream();
+  // On a new page, focus moves to its content, so a screen reader reads it from the start and
+  // the keyboard goes on from there; not on the first page, where the browser starts.
+  const shown = useRef(path);
+  useEffect(() => {
+    if (shown.current === path) return;
+    shown.current = path;
+    document.getElementById("main")?.focus();
+  }, [path]);
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Skillrun</span>
+        <nav aria-label="Sections">
+          <ul>
+            {SECTIONS.map((section) => (
+              <li key={section.to}>
+                <Link to={section.to} aria-current={section.matches(path) ? "page" : undefined}>
+                  {section.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button type="button" className="secondary" onClick={props.onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Page path={path} />
+      </main>
+    </>
+  );
+}
+
+function Page(props: { path: string }) {
+  const parts = props.path.split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 0) return <RunsPage />;
+  if (parts[0] === "runs" && parts[1]) return <RunPage id={parts[1]} />;
+  if (parts[0] === "skills" && parts[1]) return <SkillPage id={parts[1]} />;
+  if (parts[0] === "skills") return <SkillsPage />;
+  if (parts[0] === "webhooks") return <WebhooksPage />;
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>
+        Nothing is at this address. <Link to="/">See the runs</Link>.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import { findChromium } from "@skillrun/engine";
+import { type Browser, chromium } from "playwright-core";
+
+/**
+ * Debian's Chromium (CHROMIUM_PATH, else the system's), headless, launched as the server's
+ * browser tests launch it: nothing that calls home or updates itself.
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: findChromium(process.env),
+    headless: true,
+    args: [
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}

@@ -1,0 +1,539 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startTestServer, type TestServer } from "@skillrun/server/test-support";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accessibilityProblems } from "./axe.js";
+import { launchBrowser } from "./browser.js";
+import { Receiver } from "./receiver.js";
+
+/**
+ * The dashboard as a person uses it, in real Chromium, against a real server with a worker: the
+ * tests share the server, the browser and one signed-in tab, and follow one another.
+ * With DASHBOARD_SCREENSHOTS=<folder> each page is also saved there at 1280×720.
+ */
+
+const repo = fileURLToPath(new URL("../../../", import.meta.url));
+const screenshots = process.env.DASHBOARD_SCREENSHOTS;
+const OWNER = "demo";
+
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+let key: string;
+const receiver = new Receiver();
+/** What the browser reported the Content-Security-Policy refused, over every test. */
+const refused: string[] = [];
+/** What axe found on each page the tests saved a picture of, by page. */
+const inaccessible: Record<string, string[]> = {};
+
+// Long enough to cancel by hand; the run ends when cancelled.
+const WAITING_SKILL = `
+id: skill_wait
+name: Wait a long time
+inputs: []
+timeout: 10m
+steps:
+  - wait: 5m
+`;
+
+const ASK_SKILL = `
+id: skill_ask
+name: Ask for a code
+inputs: []
+steps:
+  - id: code
+    ask:
+      prompt: "The six-digit code from the text message"
+      schema:
+        type: object
+        required: [code]
+        properties:
+          code: { type: string, minLength: 6, maxLength: 6, description: Six digits }
+      save_as: answer
+`;
+
+const STEPS_SKILL = `
+id: skill_steps
+name: Four short waits
+inputs: []
+steps:
+  - wait: 1s
+  - wait: 1s
+  - wait: 1s
+  - wait: 1s
+`;
+
+const SECRET_SKILL = `
+id: skill_sign_in
+name: Sign in somewhere
+inputs:
+  - { json_key: user, data_type: string }
+  - { json_key: password, data_type: string, secret: true }
+steps:
+  - log: "signing in as {{ inputs.user }}"
+`;
+
+const NESTED_SKILL = `
+id: skill_rounds
+name: Two rounds
+inputs: []
+steps:
+  - id: rounds
+    for_each:
+      items: [1, 2]
+      as: n
+      steps:
+        - id: say
+          log: "round {{ vars.n }}"
+`;
+
+const FILE_SKILL = `
+id: skill_count_file
+name: Count a file
+inputs:
+  - { json_key: report, data_type: file }
+  - { json_key: minimum, data_type: number }
+steps:
+  - set: { received: "{{ inputs.report }}" }
+  - if: "{{ inputs.report.bytes < inputs.minimum }}"
+    fail: "the report is too short"
+`;
+
+/** One call to the API as a client would make it, outside the browser. */
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+interface Run {
+  id: string;
+  state: string | null;
+  data: Record<string, unknown> | null;
+}
+
+/** Checks the page as it is now with axe, and saves its picture when asked to. */
+async function shot(name: string): Promise<void> {
+  const problems = await accessibilityProblems(page);
+  if (problems.length > 0) inaccessible[name] = problems;
+  if (!screenshots) return;
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, `${name}.png`) });
+}
+
+/** The run state the page shows in its facts (null: queued). */
+function shownState(): Promise<string | null> {
+  return page.locator(".facts .state").getAttribute("data-state");
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ worker: { concurrency: 4 } });
+  // The example skills as `serve --demo` imports them: the shop's address is this server's.
+  const skill = (file: string) =>
+    readFileSync(join(repo, "skills", file), "utf8").replaceAll(
+      "http://127.0.0.1:8080",
+      server.origin,
+    );
+  await server.importSkillYaml(
+    OWNER,
+    skill("demo-shop-order.yaml"),
+    skill("sum.yaml"),
+    WAITING_SKILL,
+    ASK_SKILL,
+    FILE_SKILL,
+    STEPS_SKILL,
+    SECRET_SKILL,
+    NESTED_SKILL,
+  );
+  key = await server.keyFor(OWNER);
+  browser = await launchBrowser();
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 720 },
+    acceptDownloads: true,
+  });
+  page = await context.newPage();
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await receiver.close();
+});
+
+describe("the dashboard in Chromium", () => {
+  it("signs in with an API key, refusing a wrong one, and a 401 later returns to sign-in", async () => {
+    await page.goto(`${server.origin}/`);
+    expect(new URL(page.url()).pathname).toBe("/ui/");
+    await shot("sign-in");
+    await page.getByLabel("API key").fill("sk_wrong");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").getByText("The server did not accept this API key.").waitFor();
+
+    // By keyboard alone, from the top of the page: the field, the key, Enter.
+    await page.reload();
+    await page.getByLabel("API key").waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("api-key");
+    await page.keyboard.type(key);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "No runs yet" }).waitFor();
+    // The first stop is the link that skips to the content, then the sections.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Runs");
+    // The key is kept for the tab, never put in an address.
+    expect(page.url()).not.toContain(key);
+    expect(await page.evaluate(() => sessionStorage.getItem("skillrun.apiKey"))).toBe(key);
+    await shot("runs-empty");
+
+    // A key the server no longer accepts: the next answer is a 401, and sign-in comes back.
+    await page.evaluate(() => sessionStorage.setItem("skillrun.apiKey", "sk_revoked"));
+    await page.reload();
+    await page.getByText("The server did not accept the API key: sign in again.").waitFor();
+    await page.getByLabel("API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+
+    // Signing out forgets the key.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem("skillrun.apiKey"))).toBeNull();
+    await page.getByLabel("API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "No runs yet" }).waitFor();
+  });
+
+  let demoRunId = "";
+
+  it("starts the demo skill from its form and watches it finish live", async () => {
+    await page.getByRole("navigation").getByRole("link", { name: "Skills" }).click();
+    await page.getByRole("link", { name: "Order in the demo shop" }).waitFor();
+    await shot("skills");
+    await page.getByRole("link", { name: "Order in the demo shop" }).click();
+    // The form generated from the skill's inputs, with their defaults.
+    const seats = page.getByLabel(/^seats/);
+    expect(await seats.getAttribute("type")).toBe("number");
+    expect(await seats.inputValue()).toBe("3");
+    await page.getByLabel(/^name/).fill("Grace Hopper");
+    await shot("skill");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+
+    await page.waitForURL(/\/ui\/runs\/run_/);
+    demoRunId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
+    // Marks this document: a reload or a new page would lose it.
+    await page.evaluate(() => {
+      (window as unknown as { marked: boolean }).marked = true;
+    });
+    // The run is just starting (its browser alone takes a second)...
+    expect(await shownState()).not.toBe("finish");
+    // ...and the page follows it to its end without being reloaded.
+    await page.locator('.facts .state[data-state="finish"]').waitFor({ timeout: 45_000 });
+    expect(await page.evaluate(() => (window as unknown as { marked?: boolean }).marked)).toBe(
+      true,
+    );
+
+    const run = await api<Run>("GET", `/run/${demoRunId}`);
+    expect(run.state).toBe("finish");
+    expect(run.data?.order_number).toBeTruthy();
+    const inputs = page.locator("dl.inputs");
+    await inputs.getByText('"Grace Hopper"').waitFor();
+    // Every step the API logged is in the step log, with its duration.
+    const events = await api<{ type: string; step: { label: string } | null }[]>(
+      "GET",
+      `/run/${demoRunId}/events?limit=1000`,
+    );
+    const finished = events.filter((event) => event.type === "step_finished");
+    expect(finished.length).toBeGreaterThan(5);
+    for (const event of finished) {
+      const row = page.locator(`li.step-row[data-label="${event.step?.label}"]`);
+      expect(await row.locator(".step-status").textContent()).toBe("done");
+      expect(await row.locator(".step-duration").textContent()).toMatch(/\d+(\.\d)? (ms|s)$/);
+    }
+  });
+
+  it("plays the run's video and moves it to a step clicked in the log", async () => {
+    const video = page.locator("video.run-video");
+    await video.waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1);
+    const played = await video.evaluate(async (element: HTMLVideoElement) => {
+      element.muted = true;
+      await element.play();
+      const playing = !element.paused;
+      element.pause();
+      return playing;
+    });
+    expect(played).toBe(true);
+
+    const events = await api<
+      { type: string; step: { label: string } | null; video_offset_ms: number | null }[]
+    >("GET", `/run/${demoRunId}/events?limit=1000`);
+    const click = events.find(
+      (event) => event.type === "step_started" && event.step?.label === "step 6 (click)",
+    );
+    expect(click?.video_offset_ms).toBeGreaterThan(0);
+    await page.locator('li.step-row[data-label="step 6 (click)"]').getByRole("button").click();
+    const expected = (click?.video_offset_ms ?? 0) / 1000;
+    await page.waitForFunction(
+      (seconds) => Math.abs((document.querySelector("video")?.currentTime ?? -1) - seconds) < 0.01,
+      expected,
+    );
+    await page.getByText(/^Video moved to .*: step 6 \(click\)$/).waitFor();
+    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 2);
+    await shot("run");
+  });
+
+  it("shows the run's screenshot and downloads it", async () => {
+    const files = await api<{ name: string; bytes: number; sha256: string }[]>(
+      "GET",
+      `/run/${demoRunId}/files`,
+    );
+    const screenshot = files.find((file) => file.name.endsWith(".png"));
+    expect(screenshot).toBeDefined();
+    const image = page.locator(".files img");
+    await image.scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      () =>
+        ((document.querySelector(".files img") as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+    );
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: `Download ${screenshot?.name}` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(screenshot?.name);
+    const path = await download.path();
+    const bytes = readFileSync(path);
+    expect(bytes.length).toBe(screenshot?.bytes);
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(screenshot?.sha256);
+  });
+
+  it("cancels a waiting run from its row in the list, which follows it live", async () => {
+    await page.getByRole("navigation").getByRole("link", { name: "Runs" }).click();
+    const started = await api<Run>("POST", "/run/", { skill_id: "skill_wait" });
+    const row = page.locator(`tr[data-run="${started.id}"]`);
+    // It appears at the top of the list from the run stream, then is taken by a worker.
+    await row.locator('.state[data-state="play"]').waitFor();
+    await shot("runs");
+    await row.getByRole("button", { name: "Cancel Wait a long time" }).click();
+    await row.locator('.state[data-state="cancel"]').waitFor();
+    expect((await api<Run>("GET", `/run/${started.id}`)).state).toBe("cancel");
+    expect(await row.getByRole("button", { name: /^Cancel/ }).count()).toBe(0);
+
+    // Filtered by state, the list holds that run and not the finished demo run.
+    await page.getByLabel("State").selectOption("cancel");
+    await page.waitForURL(/\?state=cancel$/);
+    await page.locator(`tr[data-run="${demoRunId}"]`).waitFor({ state: "detached" });
+    expect(await page.locator("tr[data-run]").count()).toBe(1);
+    await row.waitFor();
+    await page.getByLabel("State").selectOption("");
+  });
+
+  it("answers a run's ask through the form made from its schema; a misfit is shown at the field", async () => {
+    const started = await api<Run>("POST", "/run/", { skill_id: "skill_ask" });
+    await page.goto(`${server.origin}/ui/runs/${started.id}`);
+    const ask = page.getByRole("region", { name: "The run asks" });
+    await ask.getByText("The six-digit code from the text message").waitFor();
+    const code = page.getByLabel(/^code/);
+    await code.fill("123");
+    await page.getByRole("button", { name: "Send answer" }).click();
+    await page
+      .getByRole("alert")
+      .getByText(/The answer was refused/)
+      .waitFor();
+    expect(await code.getAttribute("aria-invalid")).toBe("true");
+    await shot("run-ask");
+    expect((await api<Run>("GET", `/run/${started.id}`)).state).toBe("pause");
+
+    await code.fill("123456");
+    await page.getByRole("button", { name: "Send answer" }).click();
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    const run = await api<Run>("GET", `/run/${started.id}`);
+    expect(run.data?.answer).toEqual({ code: "123456" });
+  });
+
+  it("pauses a running run before its next step and resumes it", async () => {
+    const started = await api<Run>("POST", "/run/", { skill_id: "skill_steps" });
+    await page.goto(`${server.origin}/ui/runs/${started.id}`);
+    await page.locator('.facts .state[data-state="play"]').waitFor();
+    await page.getByRole("button", { name: "Pause" }).click();
+    await page.locator('.facts .state[data-state="pause"]').waitFor();
+    expect((await api<Run>("GET", `/run/${started.id}`)).state).toBe("pause");
+    await page.getByRole("button", { name: "Resume" }).click();
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+  });
+
+  it("starts a skill with a file uploaded from its form; a 422 shows at its field, a failure at its step", async () => {
+    await page.goto(`${server.origin}/ui/skills/skill_count_file`);
+    const report = { name: "report.csv", mimeType: "text/csv", buffer: Buffer.from("a,b\n1,2\n") };
+    await page.locator('input[type="file"][name="report"]').setInputFiles(report);
+    // A number the server cannot read: its 422 is shown at the field, nothing is started.
+    await page.getByLabel(/^minimum/).fill("");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const minimum = page.getByLabel(/^minimum/);
+    await page.locator('input[aria-invalid="true"][name="minimum"]').waitFor();
+    expect(await minimum.getAttribute("aria-describedby")).toBeTruthy();
+    expect(new URL(page.url()).pathname).toBe("/ui/skills/skill_count_file");
+
+    await minimum.fill("100");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.waitForURL(/\/ui\/runs\/run_/);
+    await page.locator('.facts .state[data-state="reset"]').waitFor();
+    const failure = page.getByRole("alert").filter({ hasText: /^Failed at/ });
+    expect(await failure.getByRole("heading").textContent()).toBe("Failed at step 2 (fail)");
+    await failure.getByText("the report is too short").waitFor();
+    const id = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
+    const run = await api<Run>("GET", `/run/${id}`);
+    expect(run.data?.received).toMatchObject({ name: "report.csv", bytes: report.buffer.length });
+    await page.getByRole("link", { name: "Download report.csv" }).waitFor();
+  });
+
+  it("adds a webhook, shows its secret once, and shows the delivery of a run's end", async () => {
+    const url = await receiver.start();
+    await page.getByRole("navigation").getByRole("link", { name: "Webhooks" }).click();
+    await page.getByLabel("Address (http or https)").fill(url);
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    const secret = page.getByLabel("Signing secret");
+    await secret.waitFor();
+    expect(await secret.inputValue()).toMatch(/^whsec_/);
+
+    const run = await api<Run>("POST", "/run/", { skill_id: "skill_sum", inputs: { a: 1, b: 2 } });
+    const item = page.locator("li.webhook", { hasText: url });
+    await item.getByRole("button", { name: "Show deliveries" }).click();
+    const delivery = item.locator("tr[data-delivery]", { hasText: "run.finished" });
+    await delivery.getByText("delivered").waitFor({ timeout: 30_000 });
+    expect(await delivery.textContent()).toContain("HTTP 204");
+    await shot("webhooks");
+    expect(receiver.bodies.map((body) => (JSON.parse(body) as Run).id)).toContain(run.id);
+
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    expect(await page.getByLabel("Signing secret").count()).toBe(0);
+
+    // Redeliver sends the same delivery again.
+    const sent = receiver.bodies.length;
+    await delivery.getByRole("button", { name: "Redeliver" }).click();
+    await expect.poll(() => receiver.bodies.length, { timeout: 30_000 }).toBeGreaterThan(sent);
+
+    // Deleting asks once more, then the endpoint is gone.
+    await item.getByRole("button", { name: "Delete", exact: true }).click();
+    await item.getByRole("button", { name: "Delete it and its deliveries" }).click();
+    await item.waitFor({ state: "detached" });
+    expect(await api<unknown[]>("GET", "/webhook/list")).toEqual([]);
+  });
+
+  it("runs a run again with the same inputs", async () => {
+    const first = await api<Run>("POST", "/run/", {
+      skill_id: "skill_sum",
+      inputs: { a: 2, b: 5 },
+    });
+    await page.goto(`${server.origin}/ui/runs/${first.id}`);
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    await page.getByRole("button", { name: "Run again" }).click();
+    await page.waitForURL(
+      (url) => url.pathname.startsWith("/ui/runs/") && !url.pathname.endsWith(first.id),
+    );
+    const againId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    const again = await api<Run & { inputs: unknown }>("GET", `/run/${againId}`);
+    expect(again.inputs).toEqual({ a: 2, b: 5 });
+    expect(again.data?.total).toBe(7);
+  });
+
+  it("types a secret input in a password field and never shows it; running again asks for it", async () => {
+    await page.goto(`${server.origin}/ui/skills/skill_sign_in`);
+    const password = page.getByLabel(/^password/);
+    expect(await password.getAttribute("type")).toBe("password");
+    await page.getByLabel(/^user/).fill("ada");
+    await password.fill("hunter2-very-secret");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.waitForURL(/\/ui\/runs\/run_/);
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    const inputs = page.locator("dl.inputs");
+    await inputs.getByText("(secret, hidden)").waitFor();
+    expect(await page.content()).not.toContain("hunter2-very-secret");
+
+    // The API never gives the secret back: running again opens the form for it to be typed again.
+    await page.getByRole("button", { name: "Run again" }).click();
+    await page.waitForURL(/\/ui\/skills\/skill_sign_in\?again=run_/);
+    expect(await page.getByLabel(/^user/).inputValue()).toBe("ada");
+    expect(await page.getByLabel(/^password/).inputValue()).toBe("");
+  });
+
+  it("indents the steps of a block under it in the step log", async () => {
+    const started = await api<Run>("POST", "/run/", { skill_id: "skill_rounds" });
+    await page.goto(`${server.origin}/ui/runs/${started.id}`);
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    const indent = (label: string) =>
+      page
+        .locator(`li.step-row[data-label="${label}"]`)
+        .evaluate((row) => Number.parseFloat(getComputedStyle(row).paddingInlineStart));
+    const outer = await indent("rounds");
+    expect(await indent("rounds #1 › say")).toBeGreaterThan(outer);
+    expect(await indent("rounds #2 › say")).toBeGreaterThan(outer);
+    await page.getByText("round 2", { exact: true }).waitFor();
+  });
+
+  it("pages through the runs with their cursor", async () => {
+    for (let i = 0; i < 26; i++) {
+      await api<Run>("POST", "/run/", { skill_id: "skill_sum", inputs: { a: i, b: 1 } });
+    }
+    const all = await api<Run[]>("GET", "/run/list?skill_id=skill_sum&limit=1000");
+    expect(all.length).toBeGreaterThan(25);
+    await page.goto(`${server.origin}/ui/?skill=skill_sum`);
+    const rows = page.locator("tr[data-run]");
+    await rows.first().waitFor();
+    expect(
+      await rows.evaluateAll((found) => found.map((row) => row.getAttribute("data-run"))),
+    ).toEqual(all.slice(0, 25).map((run) => run.id));
+    await page.getByRole("button", { name: "Older runs" }).click();
+    await page.locator(`tr[data-run="${all[25]?.id}"]`).waitFor();
+    expect(
+      await rows.evaluateAll((found) => found.map((row) => row.getAttribute("data-run"))),
+    ).toEqual(all.slice(25).map((run) => run.id));
+    expect(await page.getByRole("button", { name: "Older runs" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Newer runs" }).click();
+    await page.locator(`tr[data-run="${all[0]?.id}"]`).waitFor();
+  });
+
+  it("fits a phone's width: no page scrolls sideways", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      for (const path of [
+        "/ui/",
+        `/ui/runs/${demoRunId}`,
+        "/ui/skills/skill_demo_shop_order",
+        "/ui/webhooks",
+      ]) {
+        await page.goto(`${server.origin}${path}`);
+        await page.locator("main h1").first().waitFor();
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, path).toBeLessThanOrEqual(0);
+        if (path.startsWith("/ui/runs/")) await shot("phone-run");
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+  });
+
+  it("showed no page with a problem axe finds against WCAG 2.1 A and AA", () => {
+    expect(inaccessible).toEqual({});
+  });
+
+  it("loaded nothing the Content-Security-Policy refuses, on any page above", () => {
+    expect(refused).toEqual([]);
+  });
+});
