@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startTestServer, type TestServer } from "@skillrun/server/test-support";
+import { launchTestBrowser, startTestServer, type TestServer } from "@skillrun/server/test-support";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessibilityProblems } from "./axe.js";
-import { launchBrowser } from "./browser.js";
+
 import { Receiver } from "./receiver.js";
 
 /**
@@ -157,7 +157,7 @@ beforeAll(async () => {
     NESTED_SKILL,
   );
   key = await server.keyFor(OWNER);
-  browser = await launchBrowser();
+  browser = await launchTestBrowser();
   const context = await browser.newContext({
     viewport: { width: 1280, height: 720 },
     acceptDownloads: true,

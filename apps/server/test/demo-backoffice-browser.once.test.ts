@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findChromium } from "@skillrun/engine";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchTestBrowser } from "../src/test-support/test-browser.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 
 /**
@@ -21,17 +21,7 @@ let scratch: string;
 beforeAll(async () => {
   server = await startTestServer();
   scratch = mkdtempSync(join(tmpdir(), "skillrun-backoffice-"));
-  browser = await chromium.launch({
-    executablePath: findChromium(process.env),
-    headless: true,
-    args: [
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await launchTestBrowser();
 });
 
 afterAll(async () => {

@@ -65,31 +65,31 @@ type ClaimedRow = {
  */
 const CLAIM_OLDEST_QUEUED: Record<Flavour, string> = {
   // SQLite runs the statement under its single write lock, so the row the sub-select finds is
-  // the row updated and no other worker can take it in between. The outer `state IS NULL` is
-  // the state machine's condition in the statement that writes, as every run write has it.
-  sqlite: `
-    UPDATE runs SET state = 'play', worker_id = ?, lease_expires_at = ?, attempts = attempts + 1,
-        effects_step = NULL, paused_for = NULL, pause_requested = false, resume_input = NULL,
-        skill_version = (SELECT definition_hash FROM skills
-          WHERE skills.owner = runs.owner AND skills.id = runs.skill_id)
-      WHERE state IS NULL
-        AND id = (SELECT id FROM runs WHERE state IS NULL ORDER BY created_at, id LIMIT 1)
-      RETURNING id, owner, skill_id, inputs, secret_inputs, attempts, skill_version`,
+  // the row updated and no other worker can take it in between.
+  sqlite: claimOldestQueued(""),
   // PostgreSQL lets writers run side by side: the sub-select locks the row it picks and skips
   // rows other workers' claims hold locked, so concurrent claims take different runs instead
   // of queueing behind (or both winning) the same one. The lock holds until the transaction,
-  // with its run_claimed event, commits. The outer `state IS NULL` is checked again on the row
-  // as it is when updated: a cancel committed in between leaves it alone.
-  postgres: `
+  // with its run_claimed event, commits.
+  postgres: claimOldestQueued("FOR UPDATE SKIP LOCKED"),
+};
+
+/**
+ * The claim with the sub-select's locking clause. The outer `state IS NULL` is the state
+ * machine's condition in the statement that writes, as every run write has it; on PostgreSQL it
+ * is checked again on the row as it is when updated, so a cancel committed in between leaves it
+ * alone.
+ */
+function claimOldestQueued(lock: string): string {
+  return `
     UPDATE runs SET state = 'play', worker_id = ?, lease_expires_at = ?, attempts = attempts + 1,
         effects_step = NULL, paused_for = NULL, pause_requested = false, resume_input = NULL,
         skill_version = (SELECT definition_hash FROM skills
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id)
       WHERE state IS NULL
-        AND id = (SELECT id FROM runs WHERE state IS NULL
-                  ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, owner, skill_id, inputs, secret_inputs, attempts, skill_version`,
-};
+        AND id = (SELECT id FROM runs WHERE state IS NULL ORDER BY created_at, id LIMIT 1 ${lock})
+      RETURNING id, owner, skill_id, inputs, secret_inputs, attempts, skill_version`;
+}
 
 /**
  * The worker's side of runs: claiming, leases, data, endings and recovery of runs whose worker

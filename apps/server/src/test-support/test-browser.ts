@@ -2,10 +2,10 @@ import { findChromium } from "@skillrun/engine";
 import { type Browser, chromium } from "playwright-core";
 
 /**
- * Debian's Chromium (CHROMIUM_PATH, else the system's), headless, launched as the server's
- * browser tests launch it: nothing that calls home or updates itself.
+ * Debian's Chromium (CHROMIUM_PATH, else the system's), headless, for tests that drive a page
+ * themselves (the demo back office, the dashboard): nothing that calls home or updates itself.
  */
-export function launchBrowser(): Promise<Browser> {
+export function launchTestBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: findChromium(process.env),
     headless: true,
