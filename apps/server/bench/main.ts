@@ -54,7 +54,6 @@ async function postgresServer(): Promise<string> {
   }
 }
 
-const startedAt = new Date();
 const server = await postgresServer();
 const sqlite = await measure("sqlite");
 const postgres = await measure("postgres");
@@ -65,7 +64,6 @@ const figures: BenchFigures = {
   sqlite,
   postgres,
   finishLag,
-  startedAt,
   seconds: SECONDS,
 };
 printTable(figures);

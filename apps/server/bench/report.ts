@@ -21,7 +21,6 @@ export interface BenchFigures {
   sqlite: FlavourFigures;
   postgres: FlavourFigures;
   finishLag: FinishLagFigures;
-  startedAt: Date;
   seconds: number;
 }
 

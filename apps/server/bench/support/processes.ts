@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
 
 /** A process the benchmark started, and the address or id it announced. */
 export interface BenchProcess {
@@ -53,7 +54,6 @@ export async function startNode(
 
 /** The resident set size of a process, in MB (Linux: /proc/<pid>/status). */
 export async function rssMb(pid: number): Promise<number> {
-  const { readFile } = await import("node:fs/promises");
   const status = await readFile(`/proc/${pid}/status`, "utf8");
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   if (kb === undefined) throw new Error(`no VmRSS for process ${pid}`);

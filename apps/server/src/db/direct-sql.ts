@@ -5,10 +5,10 @@ import pg from "pg";
 export type SqlValue = string | number | null | Date;
 
 /**
- * Statements sent to the database driver directly, beside Prisma, for the few reads on the API's
- * hot path (a run, a page of runs, an API key): Prisma compiles every query anew and, on SQLite,
- * prepares its statement anew each time, which cost more than the rest of such a request
- * (`npm run bench`, BENCHMARKS.md). Here a statement is prepared once and reused.
+ * Statements sent to the database driver directly, beside Prisma, for the hot path (the API's
+ * reads and new runs, the worker's claim, step log and ending): Prisma compiles every query anew
+ * and, on SQLite, prepares its statement anew each time, which cost more than the rest of such a
+ * request (`npm run bench`, BENCHMARKS.md). Here a statement is prepared once and reused.
  *
  * The SQL is written once with `?` placeholders and the column names of the migrations; dates come
  * back as `Date`s on both flavours. Only the repositories use it, behind their interfaces, and
@@ -16,8 +16,6 @@ export type SqlValue = string | number | null | Date;
  */
 export interface DirectSql {
   all<T>(sql: string, params: readonly SqlValue[]): Promise<T[]>;
-  /** Runs the statements in one transaction: all of them are committed, or none. */
-  transaction(statements: readonly SqlStatement[]): Promise<void>;
   /**
    * Runs a transaction whose statements depend on what earlier ones found: `plan` yields each
    * statement and is handed its result (see `query`). The same plan runs on both flavours — on
@@ -51,7 +49,7 @@ export function placeholders(count: number): string {
   return Array.from({ length: Math.max(1, count) }, () => "?").join(", ");
 }
 
-/** One statement of a direct transaction. */
+/** One statement of a plan. */
 export interface SqlStatement {
   sql: string;
   params: readonly SqlValue[];
@@ -89,22 +87,14 @@ export function sqliteDirectSql(connection: BetterSqlite3.Database): DirectSql {
     // A reader that writes (UPDATE … RETURNING) changed the rows it returned.
     return { rows, changes: /^\s*(UPDATE|INSERT|DELETE)/i.test(sql) ? rows.length : 0 };
   };
-  const inTransaction = connection.transaction((batch: readonly SqlStatement[]) => {
-    for (const statement of batch) execute(statement);
-  });
   const planned = connection.transaction(<T>(plan: TransactionPlan<T>): T => {
     let step = plan.next();
     while (!step.done) step = plan.next(execute(step.value));
     return step.value;
   });
   return {
-    all<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
-      return whenNotBusy(() => {
-        const rows = prepared(sql).all(...params.map(toSqliteValue)) as Record<string, unknown>[];
-        return rows.map(withSqliteDates) as T[];
-      });
-    },
-    transaction: (batch) => whenNotBusy(() => inTransaction.immediate(batch)),
+    all: <T>(sql: string, params: readonly SqlValue[]) =>
+      whenNotBusy(() => execute({ sql, params }).rows as T[]),
     run: <T>(plan: () => TransactionPlan<T>) => whenNotBusy(() => planned.immediate(plan()) as T),
     close: () => connection.close(),
   };
@@ -190,11 +180,6 @@ export function postgresDirectSql(pool: pg.Pool): DirectSql {
         types: utcTimestamps,
       });
       return result.rows as T[];
-    },
-    async transaction(batch) {
-      await run(function* () {
-        for (const statement of batch) yield statement;
-      });
     },
     run,
     // The pool is Prisma's; closing the database closes it.

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../db/database.js";
-import type { DirectSql, SqlStatement } from "../db/direct-sql.js";
+import type { DirectSql, TransactionPlan } from "../db/direct-sql.js";
 import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
 import { SignalListeners } from "./signal-listeners.js";
 
@@ -30,8 +30,8 @@ export class InProcessRunSignals implements RunSignals {
     return value;
   }
 
-  async write(statements: readonly SqlStatement[], signal?: RunSignal): Promise<void> {
-    await this.direct.transaction(statements);
+  async write(plan: () => TransactionPlan<void>, signal?: RunSignal): Promise<void> {
+    await this.direct.run(plan);
     if (signal !== undefined) this.listeners.deliver(signal);
   }
 

@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { Logger } from "pino";
 import type { Database, PrismaClient } from "../db/database.js";
-import type { DirectSql, SqlStatement } from "../db/direct-sql.js";
+import { type DirectSql, query, type TransactionPlan } from "../db/direct-sql.js";
 import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
 import { SignalListeners } from "./signal-listeners.js";
 
@@ -56,12 +56,13 @@ export class PostgresRunSignals implements RunSignals {
     });
   }
 
-  write(statements: readonly SqlStatement[], signal?: RunSignal): Promise<void> {
-    const notify =
-      signal === undefined
-        ? []
-        : [{ sql: "SELECT pg_notify(?, ?)", params: [RUN_SIGNAL_CHANNEL, payloadOf(signal)] }];
-    return this.direct.transaction([...statements, ...notify]);
+  write(plan: () => TransactionPlan<void>, signal?: RunSignal): Promise<void> {
+    return this.direct.run(function* () {
+      yield* plan();
+      if (signal !== undefined) {
+        yield* query("SELECT pg_notify(?, ?)", [RUN_SIGNAL_CHANNEL, payloadOf(signal)]);
+      }
+    });
   }
 
   onQueued(listener: () => void): () => void {

@@ -1,4 +1,4 @@
-import type { SqlStatement } from "../db/direct-sql.js";
+import type { TransactionPlan } from "../db/direct-sql.js";
 import type { Prisma } from "../generated/sqlite/client/client.js";
 
 /** What a change to a run tells the workers: a run is waiting, or one was cancelled. */
@@ -23,10 +23,10 @@ export interface RunSignals {
     options?: { atomic?: boolean },
   ): Promise<T>;
   /**
-   * The same for a change written as SQL straight through the driver (see direct-sql.ts): the
-   * statements commit together, and the signal is announced exactly when they have.
+   * The same for a change written straight through the driver, as a plan (see direct-sql.ts):
+   * its statements commit together, and the signal is announced exactly when they have.
    */
-  write(statements: readonly SqlStatement[], signal?: RunSignal): Promise<void>;
+  write(plan: () => TransactionPlan<void>, signal?: RunSignal): Promise<void>;
   /** Subscribes to queued runs; returns the unsubscribe function. */
   onQueued(listener: () => void): () => void;
   /** Subscribes to cancelled runs; returns the unsubscribe function. */

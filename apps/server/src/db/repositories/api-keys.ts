@@ -22,7 +22,7 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-/** How long a process trusts a key it has looked up (see ApiKeyCache), by default. */
+/** How long a process trusts a key it has looked up (see ApiKeyCache). */
 export const API_KEY_CACHE_MS = 5_000;
 
 /**
@@ -36,9 +36,8 @@ export class ApiKeyRepository {
     private readonly prisma: PrismaClient,
     private readonly direct: DirectSql,
     private readonly clock: Clock,
-    cacheMs = API_KEY_CACHE_MS,
   ) {
-    this.cache = new ApiKeyCache(cacheMs, () => clock.now().getTime());
+    this.cache = new ApiKeyCache(API_KEY_CACHE_MS, () => clock.now().getTime());
   }
 
   /** Creates a key for `owner`; the returned `key` is the only time the secret exists in clear. */

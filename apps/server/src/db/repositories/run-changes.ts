@@ -1,4 +1,4 @@
-import type { RunSession } from "../../domain/api-types.js";
+import type { RunSession, WebhookEvent } from "../../domain/api-types.js";
 import { newDeliveryId } from "../../domain/ids.js";
 import type { StoredRunState } from "../../domain/run-state-machine.js";
 import { webhookEventOf } from "../../webhooks/webhook-events.js";
@@ -35,39 +35,36 @@ async function writeWebhookDeliveries(
   state: StoredRunState,
   at: Date,
 ): Promise<void> {
-  if (webhookEventOf(state) === undefined) return;
+  const event = webhookEventOf(state);
+  if (event === undefined) return;
   const endpoints = await db.webhook.findMany({
     where: { owner, disabledAt: null },
     select: { id: true, events: true },
   });
-  if (endpoints.length === 0) return;
+  const webhookIds = subscribedTo(endpoints, event);
+  if (webhookIds.length === 0) return;
   const run = await db.run.findUnique({ where: { id: runId } });
   if (run === null) return;
-  const data = webhookDeliveriesFor(endpoints, run, state, at);
-  if (data.length > 0) await db.webhookDelivery.createMany({ data });
+  await db.webhookDelivery.createMany({ data: deliveriesOf(webhookIds, event, run, at) });
 }
 
-/**
- * The deliveries a run's move into `state` makes: one per endpoint subscribed to its event, the
- * body the run as the change left it. None for a state endpoints are not told of.
- */
-export function webhookDeliveriesFor(
+/** The ids of the endpoints (their `events` as stored) subscribed to `event`. */
+export function subscribedTo(
   endpoints: { id: string; events: string }[],
-  run: RunRow,
-  state: StoredRunState,
-  at: Date,
-) {
-  const event = webhookEventOf(state);
-  if (event === undefined) return [];
-  const subscribed = endpoints.filter((endpoint) =>
-    fromJsonColumn<string[]>(endpoint.events).includes(event),
-  );
-  if (subscribed.length === 0) return [];
+  event: WebhookEvent,
+): string[] {
+  return endpoints
+    .filter((endpoint) => fromJsonColumn<string[]>(endpoint.events).includes(event))
+    .map((endpoint) => endpoint.id);
+}
+
+/** One pending delivery of `event` per endpoint, the body the run as the change left it. */
+export function deliveriesOf(webhookIds: string[], event: WebhookEvent, run: RunRow, at: Date) {
   // The video arrives after the run ends, and its link depends on the server asked: null here.
   const body = JSON.stringify({ ...toRunSession(run), video_url: null });
-  return subscribed.map((endpoint) => ({
+  return webhookIds.map((webhookId) => ({
     id: newDeliveryId(),
-    webhookId: endpoint.id,
+    webhookId,
     runId: run.id,
     event,
     body,

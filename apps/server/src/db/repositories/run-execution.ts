@@ -8,8 +8,8 @@ import { type DirectSql, placeholders, query, type TransactionPlan } from "../di
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import { recordRunChange } from "./run-changes.js";
 import { type NewRunEvent, toRunEventRow } from "./run-events.js";
-import { stateIn } from "./run-state-filter.js";
-import { insertEvent, recordRunChangePlan, stateInSql } from "./worker-plans.js";
+import { stateIn, stateInSql } from "./run-state-filter.js";
+import { insertEvent, recordRunChangePlan } from "./worker-plans.js";
 
 /** A run a worker has claimed, with what it needs to execute it. */
 export interface ClaimedRun {
@@ -334,20 +334,17 @@ export class RunExecutionRepository {
     const sources = stateInSql(sourcesOf(to));
     return this.direct.run(function* (): TransactionPlan<boolean> {
       // An ended run needs its secret inputs no more.
-      const { changes } = yield* query(
+      const { rows } = yield* query<{ owner: string }>(
         `UPDATE runs SET state = ?, end_time = ?, data = ?, lease_expires_at = NULL,
             secret_inputs = NULL
-          WHERE id = ? AND worker_id = ? AND ${sources.sql}`,
+          WHERE id = ? AND worker_id = ? AND ${sources.sql}
+          RETURNING owner`,
         [to, event.at, toJsonColumn(data), holder.runId, holder.workerId, ...sources.params],
       );
-      if (changes !== 1) return false;
-      yield* insertEvent(event);
-      const { rows } = yield* query<{ owner: string }>("SELECT owner FROM runs WHERE id = ?", [
-        holder.runId,
-      ]);
       const owner = rows[0]?.owner;
-      if (owner !== undefined)
-        yield* recordRunChangePlan({ id: holder.runId, owner }, to, event.at);
+      if (owner === undefined) return false;
+      yield* insertEvent(event);
+      yield* recordRunChangePlan({ id: holder.runId, owner }, to, event.at);
       return true;
     });
   }

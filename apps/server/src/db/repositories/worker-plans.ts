@@ -1,21 +1,14 @@
 import type { StoredRunState } from "../../domain/run-state-machine.js";
-import { placeholders, query, type SqlValue, type TransactionPlan } from "../direct-sql.js";
-import { webhookDeliveriesFor } from "./run-changes.js";
+import { webhookEventOf } from "../../webhooks/webhook-events.js";
+import { query, type TransactionPlan } from "../direct-sql.js";
+import { deliveriesOf, subscribedTo } from "./run-changes.js";
 import { type NewRunEvent, toRunEventRow } from "./run-events.js";
 import { RUN_COLUMNS, type RunColumns, runRowOf } from "./run-list-sql.js";
 
-// The statements of the worker's hot path (claim, step log, ending) as plans for DirectSql.run:
-// a one-step run cost a dozen Prisma queries in five transactions, which held a run pipeline to
-// under a hundred runs a second (BENCHMARKS.md). Each plan does what its Prisma counterpart in
-// run-execution.ts did, statement for statement; both flavours run the same plan.
-
-/** `state IN (…)` for a list that may hold null (queued): the SQL and its parameters. */
-export function stateInSql(states: readonly StoredRunState[]): { sql: string; params: SqlValue[] } {
-  const named = states.filter((state): state is NonNullable<StoredRunState> => state !== null);
-  const inList = named.length === 0 ? "" : `state IN (${placeholders(named.length)})`;
-  if (!states.includes(null)) return { sql: inList === "" ? "0 = 1" : inList, params: named };
-  return { sql: inList === "" ? "state IS NULL" : `(state IS NULL OR ${inList})`, params: named };
-}
+// The statements a run's hot path shares (its creation, claim, step log and ending) as plans for
+// DirectSql.run: a one-step run cost a dozen Prisma queries in five transactions, which held a run
+// pipeline to under a hundred runs a second (BENCHMARKS.md). Each plan does what its Prisma
+// counterpart did, statement for statement; both flavours run the same plan.
 
 /** Appends one event to the step log. */
 export function* insertEvent(event: NewRunEvent): TransactionPlan<void> {
@@ -42,6 +35,18 @@ export function* insertEvent(event: NewRunEvent): TransactionPlan<void> {
   );
 }
 
+/** The row of the owner's change feed (`GET /v1/run/stream`) for a change of the run at `at`. */
+export function* insertRunChange(
+  run: { id: string; owner: string },
+  at: Date,
+): TransactionPlan<void> {
+  yield* query("INSERT INTO run_changes (owner, run_id, at) VALUES (?, ?, ?)", [
+    run.owner,
+    run.id,
+    at,
+  ]);
+}
+
 /**
  * recordRunChange (run-changes.ts) as a plan: the row of the owner's change feed and, for the
  * states endpoints are told of, one webhook delivery per active subscribed endpoint.
@@ -51,22 +56,21 @@ export function* recordRunChangePlan(
   state: StoredRunState,
   at: Date,
 ): TransactionPlan<void> {
-  yield* query("INSERT INTO run_changes (owner, run_id, at) VALUES (?, ?, ?)", [
-    run.owner,
-    run.id,
-    at,
-  ]);
+  yield* insertRunChange(run, at);
+  const event = webhookEventOf(state);
+  if (event === undefined) return;
   const { rows: endpoints } = yield* query<{ id: string; events: string }>(
     "SELECT id, events FROM webhooks WHERE owner = ? AND disabled_at IS NULL",
     [run.owner],
   );
-  if (endpoints.length === 0) return;
+  const webhookIds = subscribedTo(endpoints, event);
+  if (webhookIds.length === 0) return;
   const { rows } = yield* query<RunColumns>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`, [
     run.id,
   ]);
   const row = rows[0];
   if (row === undefined) return;
-  for (const delivery of webhookDeliveriesFor(endpoints, runRowOf(row), state, at)) {
+  for (const delivery of deliveriesOf(webhookIds, event, runRowOf(row), at)) {
     yield* query(
       `INSERT INTO webhook_deliveries (id, webhook_id, run_id, event, body, created_at, state,
           next_attempt_at)
