@@ -217,6 +217,28 @@ describe("a run that fails", () => {
   });
 });
 
+describe("a run whose stored skill cannot be read", () => {
+  it("ends in reset naming its skill, and the runs queued after it go on", async () => {
+    await server.importSkillYaml("alice", GREET.replace("skill_greet", "skill_garbled"));
+    // Not JSON: only a damaged database holds such a definition.
+    await server.db.prisma.skill.updateMany({
+      where: { owner: "alice", id: "skill_garbled" },
+      data: { definition: "{" },
+    });
+    const garbled = await alice.start("skill_garbled");
+    const after = await alice.start("skill_greet");
+    const run = await alice.ended(garbled.id);
+    expect(run.state).toBe("reset");
+    expect(run.data).toMatchObject({
+      error: {
+        step: null,
+        message: "skill skill_garbled has no usable stored definition; import it again",
+      },
+    });
+    expect((await alice.ended(after.id)).state).toBe("finish");
+  });
+});
+
 describe("the time limit", () => {
   it("ends a run past its skill's timeout in timeout, saying which step was under way", async () => {
     const { id } = await alice.start("skill_impatient");

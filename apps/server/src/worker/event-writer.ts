@@ -3,19 +3,28 @@ import type { NewRunEvent } from "../db/repositories/run-events.js";
 import type { Holder, RunExecutionRepository } from "../db/repositories/run-execution.js";
 
 /**
- * Writes a run's events (and its data as it changes) in the order they happen, batching what
- * arrives while a write is under way into the next one, so a chatty step costs a few
- * transactions rather than one per event. A failed write is logged and the run goes on: the
- * step log is for people, and the run's ending is written separately. Once a write finds the run
- * no longer held by this worker, nothing more is written.
+ * How long an event waits for those that follow it before they are written together. A run
+ * that ends sooner writes its whole step log with its ending, in one transaction instead of
+ * three (BENCHMARKS.md); someone watching a run sees its events this much later at most.
+ */
+export const EVENT_BATCH_MS = 50;
+
+/**
+ * Writes a run's events (and its data as it changes) in the order they happen: what arrives
+ * within EVENT_BATCH_MS, or while a write is under way, goes in one write, so a chatty step
+ * costs a few transactions rather than one per event. A failed write is logged and the run goes
+ * on: the step log is for people, and the run's ending is written separately. Once a write finds
+ * the run no longer held by this worker, nothing more is written.
  */
 export class EventWriter {
   private pending: NewRunEvent[] = [];
   private data: Record<string, unknown> | undefined;
   private writing = false;
-  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
   private lost = false;
+  /** The run is ending: what is still queued goes with its ending (see handOver). */
+  private handingOver = false;
 
   constructor(
     private readonly execution: RunExecutionRepository,
@@ -28,27 +37,55 @@ export class EventWriter {
     if (this.lost) return;
     this.pending.push(...events);
     if (data !== undefined) this.data = data;
-    if (!this.scheduled) {
-      this.scheduled = true;
-      // Events a step emits synchronously go out in one write.
-      queueMicrotask(() => {
-        this.scheduled = false;
+    // While a write is under way, its end writes what was queued meanwhile.
+    if (this.timer === undefined && !this.writing && !this.handingOver) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
         this.write();
-      });
+      }, EVENT_BATCH_MS);
     }
   }
 
-  /** Resolves once everything pushed so far is written (or has failed to be). */
+  /** Writes what is queued now; resolves once everything pushed so far is written (or failed). */
   flushed(): Promise<void> {
-    if (!this.writing && !this.scheduled && this.pending.length === 0) return Promise.resolve();
+    // Once the run is ending, what is queued goes with the ending (handOver), not before.
+    if (this.handingOver) return Promise.resolve();
+    this.writeNow();
+    if (!this.writing && this.pending.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Waits for the write under way, then writes nothing more and returns the events still queued,
+   * for the run's ending to write in its own transaction: a short run's step log costs no
+   * transaction of its own. The queued data is dropped: the ending writes the final data.
+   * Nothing when the run is no longer held.
+   */
+  async handOver(): Promise<NewRunEvent[]> {
+    this.handingOver = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.writing) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    const rest = this.pending.splice(0);
+    this.data = undefined;
+    return this.lost ? [] : rest;
+  }
+
+  private writeNow(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.write();
   }
 
   private write(): void {
     if (this.writing) return;
-    if (this.lost || (this.pending.length === 0 && this.data === undefined)) {
-      this.pending = [];
-      if (this.lost) this.data = undefined;
+    const nothing = this.pending.length === 0 && this.data === undefined;
+    if (this.lost || this.handingOver || nothing) {
+      if (this.lost) {
+        this.pending = [];
+        this.data = undefined;
+      }
       for (const resolve of this.idleWaiters.splice(0)) resolve();
       return;
     }

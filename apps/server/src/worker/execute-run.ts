@@ -254,7 +254,9 @@ export async function executeRun(
     );
   }
   // Every file is listed once the run has ended; a pause given up is undone before it ends.
-  await Promise.all([writer.flushed(), fileIndex.flushed(), pauses.left()]);
+  await Promise.all([fileIndex.flushed(), pauses.left()]);
+  // The step log's last events go with the ending, in its transaction.
+  const stepLog = await writer.handOver();
   const durationMs = now() - started;
   const ending = endingOf(outcome, data, step, deps.memoryMb);
   const at = clock.now();
@@ -262,12 +264,12 @@ export async function executeRun(
   switch (ending.outcome) {
     case "finished": {
       const event: NewRunEvent = { runId: run.id, at, type: "run_finished", durationMs };
-      await end(deps, holder, "finish", ending.data, trimmed(deps, event));
+      await end(deps, holder, "finish", ending.data, trimmed(deps, event), stepLog);
       return false;
     }
     case "failed":
       if (outcome.type === "crashed") log.error({ reason: outcome.message }, "a run process died");
-      await fail(deps, holder, ending.data, ending.error, started, ending.step);
+      await fail(deps, holder, ending.data, ending.error, started, ending.step, stepLog);
       return false;
     case "aborted":
       return stopped(
@@ -277,6 +279,7 @@ export async function executeRun(
         timeoutMessageOf(definition, control.signal.reason),
         durationMs,
         effectsStep,
+        stepLog,
       );
   }
 }
@@ -316,7 +319,7 @@ function timeoutMessageOf(definition: SkillDefinition, reason: unknown): string 
 
 /**
  * Ends the run after the engine was stopped, as the reason of the stop says; true when it was
- * put back in the queue.
+ * put back in the queue. `stepLog`: its last events, not yet written.
  */
 async function stopped(
   deps: ExecuteRunDeps,
@@ -325,6 +328,7 @@ async function stopped(
   timeoutMessage: string,
   durationMs: number,
   effectsStep?: StepRef,
+  stepLog: readonly NewRunEvent[] = [],
 ): Promise<boolean> {
   const kind = result.reason ?? "lost";
   const at = deps.clock.now();
@@ -339,13 +343,14 @@ async function stopped(
       const message = timeoutMessage;
       const error: StepError = { step: result.step?.label ?? null, message };
       const event: NewRunEvent = { ...base, type: "run_timed_out", message, data: { error } };
-      await end(deps, holder, "timeout", { ...result.data, error }, event);
+      await end(deps, holder, "timeout", { ...result.data, error }, event, stepLog);
       return false;
     }
     case "cancel": {
       // The cancel itself already moved the run to `cancel`; the log says where it stopped.
       const message = "stopped: the run was cancelled";
-      await deps.execution.recordCancelled(holder, { ...base, type: "run_cancelled", message });
+      const event: NewRunEvent = { ...base, type: "run_cancelled", message };
+      await deps.execution.recordCancelled(holder, event, stepLog);
       logEnded(deps, "cancel", durationMs);
       return false;
     }
@@ -356,10 +361,11 @@ async function stopped(
         const message = `worker ${deps.workerId} shut down during step ${during}; not re-run because it may have had effects (a skill with on_worker_loss: restart is re-run instead)`;
         const error: StepError = { step: during, message };
         const event: NewRunEvent = { ...base, type: "run_failed", message, data: { error } };
-        await end(deps, holder, "reset", { ...result.data, error }, event);
+        await end(deps, holder, "reset", { ...result.data, error }, event, stepLog);
         return false;
       }
       const message = `worker ${deps.workerId} shut down; the run was put back in the queue`;
+      if (stepLog.length > 0) await deps.execution.record(holder, [...stepLog]);
       const released = await deps.execution.release(holder, {
         ...base,
         type: "run_released",
@@ -381,6 +387,7 @@ async function fail(
   error: StepError,
   started: number,
   step?: StepRef,
+  stepLog: readonly NewRunEvent[] = [],
 ): Promise<void> {
   const at = deps.clock.now();
   const event: NewRunEvent = {
@@ -392,7 +399,7 @@ async function fail(
     message: error.step === null ? error.message : `${error.step}: ${error.message}`,
     data: { error },
   };
-  await end(deps, holder, "reset", { ...data, error }, trimmed(deps, event));
+  await end(deps, holder, "reset", { ...data, error }, trimmed(deps, event), stepLog);
 }
 
 /** The ending event cut to the step log's sizes (a step's failure may quote a long response). */
@@ -406,8 +413,9 @@ async function end(
   to: "finish" | "reset" | "timeout",
   data: Record<string, unknown>,
   event: NewRunEvent,
+  stepLog: readonly NewRunEvent[] = [],
 ): Promise<void> {
-  const ended = await deps.execution.end(holder, to, data, event);
+  const ended = await deps.execution.end(holder, to, data, event, stepLog);
   if (ended) {
     logEnded(deps, to, event.durationMs, data.error as StepError | undefined);
   } else {

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../db/database.js";
-import type { DirectSql, TransactionPlan } from "../db/direct-sql.js";
+import { type DirectSql, query, type SqlStatement } from "../db/direct-sql.js";
 import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
 import { SignalListeners } from "./signal-listeners.js";
 
@@ -30,9 +30,11 @@ export class InProcessRunSignals implements RunSignals {
     return value;
   }
 
-  async write(plan: () => TransactionPlan<void>, signal?: RunSignal): Promise<void> {
-    await this.direct.run(plan);
-    if (signal !== undefined) this.listeners.deliver(signal);
+  async insert(statements: readonly SqlStatement[], signal: RunSignal): Promise<void> {
+    await this.direct.run(function* () {
+      for (const { sql, params } of statements) yield* query(sql, params);
+    });
+    this.listeners.deliver(signal);
   }
 
   onQueued(listener: () => void): () => void {

@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { Logger } from "pino";
 import type { Database, PrismaClient } from "../db/database.js";
-import { type DirectSql, query, type TransactionPlan } from "../db/direct-sql.js";
+import type { DirectSql, SqlStatement } from "../db/direct-sql.js";
 import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
 import { SignalListeners } from "./signal-listeners.js";
 
@@ -56,13 +56,15 @@ export class PostgresRunSignals implements RunSignals {
     });
   }
 
-  write(plan: () => TransactionPlan<void>, signal?: RunSignal): Promise<void> {
-    return this.direct.run(function* () {
-      yield* plan();
-      if (signal !== undefined) {
-        yield* query("SELECT pg_notify(?, ?)", [RUN_SIGNAL_CHANNEL, payloadOf(signal)]);
-      }
-    });
+  // `WITH i0 AS (INSERT …), i1 AS (INSERT …) SELECT pg_notify(…)`: PostgreSQL executes every
+  // INSERT of a WITH whether or not the query reads it, and a statement commits as a whole.
+  async insert(statements: readonly SqlStatement[], signal: RunSignal): Promise<void> {
+    const inserts = statements.map(({ sql }, i) => `i${i} AS (${sql})`).join(", ");
+    await this.direct.all(`WITH ${inserts} SELECT pg_notify(?, ?)`, [
+      ...statements.flatMap(({ params }) => params),
+      RUN_SIGNAL_CHANNEL,
+      payloadOf(signal),
+    ]);
   }
 
   onQueued(listener: () => void): () => void {

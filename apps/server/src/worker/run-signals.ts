@@ -1,4 +1,4 @@
-import type { TransactionPlan } from "../db/direct-sql.js";
+import type { SqlStatement } from "../db/direct-sql.js";
 import type { Prisma } from "../generated/sqlite/client/client.js";
 
 /** What a change to a run tells the workers: a run is waiting, or one was cancelled. */
@@ -23,10 +23,11 @@ export interface RunSignals {
     options?: { atomic?: boolean },
   ): Promise<T>;
   /**
-   * The same for a change written straight through the driver, as a plan (see direct-sql.ts):
-   * its statements commit together, and the signal is announced exactly when they have.
+   * The same for INSERTs written straight through the driver (see direct-sql.ts), none needing
+   * what another found: they commit together, and the signal is announced exactly when they
+   * have. On PostgreSQL they and the NOTIFY go as one statement: one round trip instead of five.
    */
-  write(plan: () => TransactionPlan<void>, signal?: RunSignal): Promise<void>;
+  insert(statements: readonly SqlStatement[], signal: RunSignal): Promise<void>;
   /** Subscribes to queued runs; returns the unsubscribe function. */
   onQueued(listener: () => void): () => void;
   /** Subscribes to cancelled runs; returns the unsubscribe function. */

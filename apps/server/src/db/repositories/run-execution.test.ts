@@ -63,17 +63,15 @@ describe("claiming runs", () => {
     expect(events).toBe(5);
   });
 
-  it("undoes the claim when what the run executes cannot be read, leaving the run queued", async () => {
-    const [id] = await queue(1);
-    // A definition that is not JSON: its read fails inside the claim.
+  it("hands over a run whose stored definition is not JSON without one, so that it fails instead of blocking the queue", async () => {
+    const [first, second] = (await queue(2)) as [string, string];
     await db.prisma.skill.updateMany({ where: { id: "skill_a" }, data: { definition: "{" } });
-    await expect(repos.runExecution.claim("worker-1", 30_000)).rejects.toThrow(SyntaxError);
-    const row = await db.prisma.run.findUnique({ where: { id: id as string } });
-    expect(row).toMatchObject({ state: null, workerId: null, attempts: 0 });
-    expect(await db.prisma.runEvent.count({ where: { runId: id as string } })).toBe(0);
-
-    await db.prisma.skill.updateMany({ where: { id: "skill_a" }, data: { definition: "{}" } });
-    expect(await repos.runExecution.claim("worker-1", 30_000)).toMatchObject({ id, attempt: 1 });
+    // The worker fails a run without a usable definition, naming its skill (execute-run.ts).
+    expect(await repos.runExecution.claim("worker-1", 30_000)).toMatchObject({
+      id: first,
+      definition: null,
+    });
+    expect(await repos.runExecution.claim("worker-1", 30_000)).toMatchObject({ id: second });
   });
 });
 

@@ -2,6 +2,7 @@ import { MAX_CALL_DEPTH, skillCalls } from "@skillrun/engine";
 import type { Clock } from "../../domain/clock.js";
 import type { PausedFor, ResumeInput } from "../../domain/paused-for.js";
 import { type StoredRunState, sourcesOf } from "../../domain/run-state-machine.js";
+import { webhookEventOf } from "../../webhooks/webhook-events.js";
 import type { PrismaClient } from "../database.js";
 import type { Flavour } from "../database-url.js";
 import { type DirectSql, placeholders, query, type TransactionPlan } from "../direct-sql.js";
@@ -9,7 +10,22 @@ import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import { recordRunChange } from "./run-changes.js";
 import { type NewRunEvent, toRunEventRow } from "./run-events.js";
 import { stateIn, stateInSql } from "./run-state-filter.js";
-import { insertEvent, recordRunChangePlan } from "./worker-plans.js";
+import {
+  EVENT_COLUMNS,
+  eventValues,
+  insertEvents,
+  insertRunChange,
+  recordRunChangePlan,
+} from "./worker-plans.js";
+
+// The most events PostgreSQL's ending writes in its one statement; a longer step log left to
+// write goes the way of the plan.
+const EVENTS_IN_ONE_ENDING = 16;
+
+// EVENT_PLACEHOLDERS with the columns' types: a VALUES list read by a SELECT does not take them
+// from the table its rows go to.
+const TYPED_EVENT_PLACEHOLDERS = `?::text, ?::timestamp(3), ?::text, ?::integer, ?::text, ?::text,
+  ?::text, ?::integer, ?::integer, ?::text, ?::text, ?::text, ?::integer`;
 
 /** A run a worker has claimed, with what it needs to execute it. */
 export interface ClaimedRun {
@@ -55,30 +71,43 @@ type ClaimedRow = {
   inputs: string;
   secret_inputs: string | null;
   attempts: number | bigint;
-  skill_version: string | null;
+  /** The skill's stored definition, read by the statement that named its version. */
+  definition: string | null;
 };
 
 /**
- * The one statement that claims the oldest queued run, per flavour: it moves the run to play for
- * the worker (the parameters: its id, the lease's end) and returns it (no row when the queue is
- * empty).
+ * SQLite's claim of the oldest queued run: it moves the run to play for the worker (the
+ * parameters: its id, the lease's end) and returns it (no row when the queue is empty). SQLite
+ * runs it under its single write lock, so the row the sub-select finds is the row updated and no
+ * other worker can take it in between. The claim's plan then logs it (see `claim`).
  */
-const CLAIM_OLDEST_QUEUED: Record<Flavour, string> = {
-  // SQLite runs the statement under its single write lock, so the row the sub-select finds is
-  // the row updated and no other worker can take it in between.
-  sqlite: claimOldestQueued(""),
-  // PostgreSQL lets writers run side by side: the sub-select locks the row it picks and skips
-  // rows other workers' claims hold locked, so concurrent claims take different runs instead
-  // of queueing behind (or both winning) the same one. The lock holds until the transaction,
-  // with its run_claimed event, commits.
-  postgres: claimOldestQueued("FOR UPDATE SKIP LOCKED"),
-};
+const CLAIM_SQLITE = claimOldestQueued("");
+
+/**
+ * PostgreSQL's claim: the same, with its run_claimed event and its change-feed row written by
+ * the same statement (the parameters then: the time, the event's message and detail, the time),
+ * so a claim, or finding the queue empty, is one round trip instead of five. PostgreSQL lets
+ * writers run side by side: the sub-select locks the row it picks and skips rows other workers'
+ * claims hold locked, so concurrent claims take different runs instead of queueing behind (or
+ * both winning) the same one.
+ */
+const CLAIM_POSTGRES = `
+  WITH claimed AS (${claimOldestQueued("FOR UPDATE SKIP LOCKED")}),
+    logged AS (
+      INSERT INTO run_events (run_id, at, type, attempt, message, detail)
+        SELECT id, ?, 'run_claimed', attempts, ?, ? FROM claimed),
+    changed AS (INSERT INTO run_changes (owner, run_id, at) SELECT owner, id, ? FROM claimed)
+  SELECT * FROM claimed`;
+
+// The change-feed row is all a claim records of its change: endpoints are not told of `play`.
+if (webhookEventOf("play") !== undefined) throw new Error("a claim would have to tell webhooks");
 
 /**
  * The claim with the sub-select's locking clause. The outer `state IS NULL` is the state
  * machine's condition in the statement that writes, as every run write has it; on PostgreSQL it
  * is checked again on the row as it is when updated, so a cancel committed in between leaves it
- * alone.
+ * alone. The skill's version and its definition are read by the one statement, so they are of
+ * the same version whatever a PUT commits meanwhile.
  */
 function claimOldestQueued(lock: string): string {
   return `
@@ -88,7 +117,9 @@ function claimOldestQueued(lock: string): string {
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id)
       WHERE state IS NULL
         AND id = (SELECT id FROM runs WHERE state IS NULL ORDER BY created_at, id LIMIT 1 ${lock})
-      RETURNING id, owner, skill_id, inputs, secret_inputs, attempts, skill_version`;
+      RETURNING id, owner, skill_id, inputs, secret_inputs, attempts,
+        (SELECT definition FROM skills
+          WHERE skills.owner = runs.owner AND skills.id = runs.skill_id) AS definition`;
 }
 
 /**
@@ -117,48 +148,42 @@ export class RunExecutionRepository {
   async claim(workerId: string, leaseMs: number): Promise<ClaimedRun | null> {
     const now = this.clock.now();
     const leaseExpiresAt = new Date(now.getTime() + leaseMs);
+    const message = `claimed by worker ${workerId}`;
+    const detail = { worker: workerId };
+    if (this.flavour === "postgres") {
+      const rows = await this.direct.all<ClaimedRow>(CLAIM_POSTGRES, [
+        workerId,
+        leaseExpiresAt,
+        now,
+        message,
+        toJsonColumn(detail),
+        now,
+      ]);
+      const row = rows[0];
+      if (row === undefined) return null;
+      const definition = definitionOf(row);
+      // Most skills call none. Should this read fail, the run stays claimed without being
+      // executed until its lease runs out, and is then taken again as a lost worker's run.
+      const called =
+        skillCalls(definition).length === 0
+          ? {}
+          : await this.direct.run(() => calledSkills(row.owner, definition));
+      return claimedRun(row, definition, called);
+    }
     // One transaction for the claim and the reads of what the run executes: a read that fails
     // (SQLite busy under many worker processes) undoes the claim, instead of leaving the run held
     // and not executed until its lease ran out and it was taken again as a lost worker's run.
-    const claimSql = CLAIM_OLDEST_QUEUED[this.flavour];
     return this.direct.run(function* (): TransactionPlan<ClaimedRun | null> {
-      const { rows } = yield* query<ClaimedRow>(claimSql, [workerId, leaseExpiresAt]);
+      const { rows } = yield* query<ClaimedRow>(CLAIM_SQLITE, [workerId, leaseExpiresAt]);
       const row = rows[0];
       if (row === undefined) return null;
       const attempt = Number(row.attempts);
-      yield* insertEvent({
-        runId: row.id,
-        at: now,
-        type: "run_claimed",
-        attempt,
-        message: `claimed by worker ${workerId}`,
-        data: { worker: workerId },
-      });
-      yield* recordRunChangePlan({ id: row.id, owner: row.owner }, "play", now);
-      const { rows: skills } = yield* query<{ definition: string; definition_hash: string }>(
-        "SELECT definition, definition_hash FROM skills WHERE owner = ? AND id = ?",
-        [row.owner, row.skill_id],
-      );
-      const skill = skills[0];
-      const definition = skill ? fromJsonColumn<unknown>(skill.definition) : null;
-      if (skill && skill.definition_hash !== row.skill_version) {
-        // Replaced between the claim's statement and this read (PostgreSQL lets a PUT commit in
-        // between): the run executes what was read here, and names that version.
-        yield* query(
-          "UPDATE runs SET skill_version = ? WHERE id = ? AND worker_id = ? AND state = 'play'",
-          [skill.definition_hash, row.id, workerId],
-        );
-      }
-      return {
-        id: row.id,
-        owner: row.owner,
-        skillId: row.skill_id,
-        inputs: fromJsonColumn<Record<string, unknown>>(row.inputs),
-        secretInputs: fromJsonColumn<Record<string, string>>(row.secret_inputs),
-        attempt,
-        definition,
-        calledSkills: yield* calledSkills(row.owner, definition),
-      };
+      yield* insertEvents([
+        { runId: row.id, at: now, type: "run_claimed", attempt, message, data: detail },
+      ]);
+      yield* insertRunChange({ id: row.id, owner: row.owner }, now);
+      const definition = definitionOf(row);
+      return claimedRun(row, definition, yield* calledSkills(row.owner, definition));
     });
   }
 
@@ -212,7 +237,7 @@ export class RunExecutionRepository {
         [...(data === undefined ? [] : [toJsonColumn(data)]), holder.runId, holder.workerId],
       );
       if (changes !== 1) return false;
-      for (const event of events) yield* insertEvent(event);
+      yield* insertEvents(events);
       return true;
     });
   }
@@ -308,43 +333,82 @@ export class RunExecutionRepository {
   /**
    * Records where a cancelled run stopped (`run_cancelled`): the cancel itself was the API's
    * write, so the run is in `cancel`, still naming this worker. False when it is not. Only the
-   * event is written: the run is terminal, and a terminal run's row is never written again
+   * events are written (`earlier`, the step log's last, then `event`): the run is terminal, and a terminal run's row is never written again
    * (reading it is enough, since nothing can move it out of `cancel` or change its worker).
    */
-  async recordCancelled(holder: Holder, event: NewRunEvent): Promise<boolean> {
+  async recordCancelled(
+    holder: Holder,
+    event: NewRunEvent,
+    earlier: readonly NewRunEvent[] = [],
+  ): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const cancelled = await tx.run.count({
         where: { id: holder.runId, workerId: holder.workerId, state: "cancel" },
       });
-      if (cancelled === 1) await tx.runEvent.create({ data: toRunEventRow(event) });
+      if (cancelled === 1) {
+        await tx.runEvent.createMany({ data: [...earlier, event].map(toRunEventRow) });
+      }
       return cancelled === 1;
     });
   }
 
   /**
-   * Ends a run the worker holds in `to` with its final data, recording `event`. False when the
-   * run was no longer the worker's to end (cancelled meanwhile, or recovered from it).
+   * Ends a run the worker holds in `to` with its final data, recording `event` after `earlier`
+   * (the step log's last events, which the ending's transaction writes instead of one of their
+   * own). False when the run was no longer the worker's to end (cancelled meanwhile, or recovered
+   * from it): then nothing was written.
    */
   async end(
     holder: Holder,
     to: WorkerEnding,
     data: Record<string, unknown>,
     event: NewRunEvent,
+    earlier: readonly NewRunEvent[] = [],
   ): Promise<boolean> {
     const sources = stateInSql(sourcesOf(to));
+    const { at } = event;
+    const events = [...earlier, event];
+    if (this.flavour === "postgres" && events.length <= EVENTS_IN_ONE_ENDING) {
+      // One statement, one round trip instead of five, for the common case; what it leaves (the
+      // run is no longer held, or its owner has endpoints to tell) the plan below sorts out.
+      const ended = await this.direct.all(
+        `WITH ended AS (
+            UPDATE runs SET state = ?, end_time = ?, data = ?, lease_expires_at = NULL,
+                secret_inputs = NULL
+              WHERE id = ? AND worker_id = ? AND ${sources.sql} AND NOT EXISTS (SELECT 1 FROM webhooks
+                WHERE webhooks.owner = runs.owner AND disabled_at IS NULL)
+              RETURNING owner),
+          logged AS (INSERT INTO run_events (${EVENT_COLUMNS})
+            SELECT ${EVENT_COLUMNS} FROM (VALUES ${events.map((_, i) => `(${i}, ${TYPED_EVENT_PLACEHOLDERS})`).join(", ")})
+              AS logged (n, ${EVENT_COLUMNS})
+              WHERE EXISTS (SELECT 1 FROM ended) ORDER BY n),
+          changed AS (INSERT INTO run_changes (owner, run_id, at) SELECT owner, ?, ? FROM ended)
+        SELECT owner FROM ended`,
+        [
+          ...[to, at, toJsonColumn(data), holder.runId, holder.workerId, ...sources.params],
+          ...events.flatMap(eventValues),
+          ...[holder.runId, at],
+        ],
+      );
+      if (ended.length === 1) return true;
+    }
     return this.direct.run(function* (): TransactionPlan<boolean> {
-      // An ended run needs its secret inputs no more.
-      const { rows } = yield* query<{ owner: string }>(
+      // An ended run needs its secret inputs no more. Whether its owner has an active webhook
+      // comes with the row, so a run without one costs no read of the endpoints.
+      const { rows } = yield* query<{ owner: string; endpoints: number | bigint | string }>(
         `UPDATE runs SET state = ?, end_time = ?, data = ?, lease_expires_at = NULL,
             secret_inputs = NULL
           WHERE id = ? AND worker_id = ? AND ${sources.sql}
-          RETURNING owner`,
-        [to, event.at, toJsonColumn(data), holder.runId, holder.workerId, ...sources.params],
+          RETURNING owner, (SELECT COUNT(*) FROM webhooks
+            WHERE webhooks.owner = runs.owner AND disabled_at IS NULL) AS endpoints`,
+        [to, at, toJsonColumn(data), holder.runId, holder.workerId, ...sources.params],
       );
-      const owner = rows[0]?.owner;
-      if (owner === undefined) return false;
-      yield* insertEvent(event);
-      yield* recordRunChangePlan({ id: holder.runId, owner }, to, event.at);
+      const row = rows[0];
+      if (row === undefined) return false;
+      yield* insertEvents(events);
+      const run = { id: holder.runId, owner: row.owner };
+      if (Number(row.endpoints) === 0) yield* insertRunChange(run, at);
+      else yield* recordRunChangePlan(run, to, at);
       return true;
     });
   }
@@ -464,6 +528,40 @@ export class RunExecutionRepository {
  * The skills a definition reaches through `call`, read level by level. A skill named but not
  * stored is left out: the call fails when the run reaches it, saying so.
  */
+/**
+ * A stored definition, or null when there is none or it is not JSON (the run then fails, naming
+ * its skill, rather than its claim failing again and again at the head of the queue).
+ */
+function storedDefinitionOf(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return fromJsonColumn<unknown>(text);
+  } catch {
+    return null;
+  }
+}
+
+function definitionOf(row: ClaimedRow): unknown {
+  return storedDefinitionOf(row.definition);
+}
+
+function claimedRun(
+  row: ClaimedRow,
+  definition: unknown,
+  calledSkills: Record<string, unknown>,
+): ClaimedRun {
+  return {
+    id: row.id,
+    owner: row.owner,
+    skillId: row.skill_id,
+    inputs: fromJsonColumn<Record<string, unknown>>(row.inputs),
+    secretInputs: fromJsonColumn<Record<string, string>>(row.secret_inputs),
+    attempt: Number(row.attempts),
+    definition,
+    calledSkills,
+  };
+}
+
 function* calledSkills(
   owner: string,
   definition: unknown,
@@ -478,7 +576,7 @@ function* calledSkills(
     );
     const next = new Set<string>();
     for (const row of rows) {
-      const called = fromJsonColumn<unknown>(row.definition);
+      const called = storedDefinitionOf(row.definition);
       found[row.id] = called;
       for (const call of skillCalls(called)) if (!(call.skill in found)) next.add(call.skill);
     }

@@ -9,14 +9,14 @@ import type { SecretBox } from "../../secrets/secret-box.js";
 import { sealSecretInputs } from "../../secrets/secret-inputs.js";
 import type { ChangeClient, RunSignals } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
-import { type DirectSql, query } from "../direct-sql.js";
+import type { DirectSql } from "../direct-sql.js";
 import { toJsonColumn } from "../json-column.js";
 import { keysetPage } from "./keyset-page.js";
 import { recordRunChange } from "./run-changes.js";
 import { RUN_COLUMNS, type RunColumns, runListSql, runRowOf } from "./run-list-sql.js";
 import { type RunRow, toRunSession } from "./run-session.js";
 import { stateIn } from "./run-state-filter.js";
-import { insertRunChange } from "./worker-plans.js";
+import { runChangeRow } from "./worker-plans.js";
 
 export interface RunListQuery {
   skillId?: string;
@@ -76,15 +76,15 @@ export class RunRepository {
     const row = this.newRow(newRunId(), this.clock.now(), input);
     // Straight through the driver: on the path of every `POST /run/` (BENCHMARKS.md). The run
     // and its change (for the run stream) commit together.
-    await this.signals.write(
-      function* () {
-        yield* insertRunChange(row, row.createdAt);
-        // The columns not named keep their defaults (attempts 0, no pause requested).
-        yield* query(
-          `INSERT INTO runs (id, owner, skill_id, name, state, environment, inputs, secret_inputs,
-            data, created_at, start_time)
-          VALUES (?, ?, ?, ?, NULL, 'cloud', ?, ?, NULL, ?, ?)`,
-          [
+    await this.signals.insert(
+      [
+        runChangeRow(row, row.createdAt),
+        {
+          // The columns not named keep their defaults (attempts 0, no pause requested).
+          sql: `INSERT INTO runs (id, owner, skill_id, name, state, environment, inputs,
+              secret_inputs, data, created_at, start_time)
+            VALUES (?, ?, ?, ?, NULL, 'cloud', ?, ?, NULL, ?, ?)`,
+          params: [
             row.id,
             row.owner,
             row.skillId,
@@ -94,8 +94,8 @@ export class RunRepository {
             row.createdAt,
             row.startTime,
           ],
-        );
-      },
+        },
+      ],
       { type: "queued" },
     );
     return toRunSession(row);
