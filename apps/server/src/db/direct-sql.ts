@@ -70,20 +70,23 @@ const SQLITE_BUSY_FOR_MS = 10_000;
  * COMMIT: it never holds the lock while other code runs.
  */
 export function sqliteDirectSql(connection: BetterSqlite3.Database): DirectSql {
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statements = new Map<string, { statement: BetterSqlite3.Statement; dates: string[] }>();
   const prepared = (sql: string) => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = connection.prepare(sql);
-      statements.set(sql, statement);
+    let entry = statements.get(sql);
+    if (entry === undefined) {
+      const statement = connection.prepare(sql);
+      const columns = statement.reader ? statement.columns().map((column) => column.name) : [];
+      entry = { statement, dates: columns.filter((name) => DATE_COLUMN.test(name)) };
+      statements.set(sql, entry);
     }
-    return statement;
+    return entry;
   };
   const execute = ({ sql, params }: SqlStatement): SqlResult => {
-    const statement = prepared(sql);
+    const { statement, dates } = prepared(sql);
     const values = params.map(toSqliteValue);
     if (!statement.reader) return { rows: [], changes: statement.run(...values).changes };
-    const rows = (statement.all(...values) as Record<string, unknown>[]).map(withSqliteDates);
+    const rows = statement.all(...values) as Record<string, unknown>[];
+    for (const row of rows) withSqliteDates(row, dates);
     // A reader that writes (UPDATE … RETURNING) changed the rows it returned.
     return { rows, changes: /^\s*(UPDATE|INSERT|DELETE)/i.test(sql) ? rows.length : 0 };
   };
@@ -119,14 +122,15 @@ function toSqliteValue(value: SqlValue): string | number | null {
   return value instanceof Date ? value.toISOString().replace("Z", "+00:00") : value;
 }
 
-// Columns named *_at or *_time hold dates; everything else is returned as stored.
+// Columns named *_at or *_time hold dates; everything else is returned as stored. Which of a
+// statement's columns those are is found once, when it is prepared.
 const DATE_COLUMN = /(_at|_time)$/;
 
-function withSqliteDates(row: Record<string, unknown>): Record<string, unknown> {
-  for (const [column, value] of Object.entries(row)) {
-    if (typeof value === "string" && DATE_COLUMN.test(column)) row[column] = new Date(value);
+function withSqliteDates(row: Record<string, unknown>, dates: readonly string[]): void {
+  for (const column of dates) {
+    const value = row[column];
+    if (typeof value === "string") row[column] = new Date(value);
   }
-  return row;
 }
 
 /**
