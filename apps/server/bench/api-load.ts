@@ -1,4 +1,5 @@
-// The API under load, against its ceiling: a bare Express 5 app answering the same RunSession.
+// The API under load, against its ceiling (a bare Express 5 app answering the same RunSession)
+// and the floor of the libraries it is built on (the same with its access log and validator).
 import { fileURLToPath } from "node:url";
 import type { Flavour } from "../src/db/database-url.js";
 import { benchDatabase } from "./support/bench-database.js";
@@ -8,9 +9,12 @@ import { api, startServe } from "./support/skillrun.js";
 import { ONE_SET_SKILL } from "./support/skills.js";
 
 const CEILING = fileURLToPath(new URL("./support/ceiling-server.mjs", import.meta.url));
+const STACK_FLOOR = fileURLToPath(new URL("./support/stack-floor-server.mjs", import.meta.url));
 
 export interface ApiLoadFigures {
   ceiling: LoadResult;
+  /** Express 5 with Skillrun's access log and validator, no database: see stack-floor-server.mjs. */
+  stackFloor: LoadResult;
   get: LoadResult;
   list: LoadResult;
   post: LoadResult;
@@ -34,13 +38,17 @@ export async function measureApiLoad(flavour: Flavour, seconds: number): Promise
     for (let i = 0; i < 25; i += 1) await start(i);
     const run = await start(99);
     const body = await api<unknown>(base, database.key, `/run/${run.id}`);
-    const ceilingServer = await startNode([CEILING, JSON.stringify(body)], /listening on (\S+)/);
-    let ceiling: LoadResult;
-    try {
-      ceiling = await load(`${ceilingServer.announced}/v1/run/${run.id}`, { seconds });
-    } finally {
-      await ceilingServer.stop();
-    }
+    const alone = async (script: string, withKey: boolean): Promise<LoadResult> => {
+      const other = await startNode([script, JSON.stringify(body)], /listening on (\S+)/);
+      try {
+        const url = `${other.announced}/v1/run/${run.id}`;
+        return await load(url, { seconds, ...(withKey && { headers }) });
+      } finally {
+        await other.stop();
+      }
+    };
+    const ceiling = await alone(CEILING, false);
+    const stackFloor = await alone(STACK_FLOOR, true);
     const get = await load(`${base}/v1/run/${run.id}`, { headers, seconds });
     const list = await load(`${base}/v1/run/list?limit=20`, { headers, seconds });
     const post = await load(`${base}/v1/run/`, {
@@ -50,7 +58,7 @@ export async function measureApiLoad(flavour: Flavour, seconds: number): Promise
       seconds,
     });
     const rss = await rssMb(server.child.pid as number);
-    return { ceiling, get, list, post, rssMb: rss };
+    return { ceiling, stackFloor, get, list, post, rssMb: rss };
   } finally {
     await server.stop();
     await database.drop();

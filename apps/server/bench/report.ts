@@ -77,6 +77,13 @@ function rows(f: BenchFigures): Row[] {
       target: "(the yardstick)",
       met: [undefined, undefined],
     },
+    {
+      figure: "floor of the stack: the same with pino-http and express-openapi-validator",
+      sqlite: `${rate(f.sqlite.api.stackFloor.rps)} = ${ratio(f.sqlite.api.stackFloor.rps / f.sqlite.api.ceiling.rps)}; p50 ${ms(f.sqlite.api.stackFloor.p50)}, p99 ${ms(f.sqlite.api.stackFloor.p99)}`,
+      postgres: `${rate(f.postgres.api.stackFloor.rps)} = ${ratio(f.postgres.api.stackFloor.rps / f.postgres.api.ceiling.rps)}; p50 ${ms(f.postgres.api.stackFloor.p50)}, p99 ${ms(f.postgres.api.stackFloor.p99)}`,
+      target: "(what the libraries leave)",
+      met: [undefined, undefined],
+    },
     apiRow("`GET /run/{id}`", (api) => api.get, 0.5, 20),
     apiRow("`GET /run/list?limit=20`", (api) => api.list, 0.25),
     apiRow("`POST /run/`", (api) => api.post, 0.3, 40),
