@@ -24,7 +24,7 @@ steps:
 
 const database = await createTestDatabase("postgres");
 const db = await openDatabase(database.url);
-const signals = await PostgresRunSignals.connect(db, pino({ level: "silent" }));
+const signals = await PostgresRunSignals.connect(db, pino({ level: "silent" }), { streams: false });
 const worker = await startWorkerProcess(database.url, { WORKER_POLL_MS: "10000" });
 try {
   const repos = createRepositories(db, systemClock, signals, testSecretBox());

@@ -116,7 +116,7 @@ export async function createRuntime(
   const db = await openDatabase(config.DATABASE_URL);
   let signals: RunSignals;
   try {
-    signals = await runSignalsFor(db, logger);
+    signals = await runSignalsFor(db, logger, { streams: roles.http });
   } catch (error) {
     await db.close();
     throw error;

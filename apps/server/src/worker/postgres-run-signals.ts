@@ -5,10 +5,15 @@ import type { DirectSql, SqlStatement } from "../db/direct-sql.js";
 import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
 import { SignalListeners } from "./signal-listeners.js";
 
-/** The one channel all Skillrun processes on a database listen on. */
+/** The channel all Skillrun processes on a database listen on: runs queued and cancelled. */
 export const RUN_SIGNAL_CHANNEL = "skillrun_runs";
 
-/** The payloads that wake live streams: `stream:run:<run id>` and `stream:changes`. */
+/**
+ * The channel of what wakes live streams (`stream:run:<run id>` and `stream:changes`, sent by
+ * the triggers of migration 20261128000000_stream_notify_channel): only processes that serve
+ * HTTP listen on it, as every event every run writes is told there.
+ */
+const STREAM_CHANNEL = "skillrun_streams";
 const STREAM_PREFIX = "stream:";
 
 // After a lost connection, how long to wait before listening again. Workers poll meanwhile.
@@ -32,14 +37,20 @@ export class PostgresRunSignals implements RunSignals {
     private readonly direct: DirectSql,
     private readonly url: string,
     private readonly logger: Logger,
+    /** Whether this process serves live streams, and so listens for what wakes them. */
+    private readonly streams: boolean,
   ) {}
 
-  /** Connects and listens; rejects when the database cannot be reached. */
+  /**
+   * Connects and listens (with `streams`, for what wakes live streams too); rejects when the
+   * database cannot be reached.
+   */
   static async connect(
     db: Pick<Database, "prisma" | "direct" | "url">,
     logger: Logger,
+    options: { streams: boolean },
   ): Promise<PostgresRunSignals> {
-    const signals = new PostgresRunSignals(db.prisma, db.direct, db.url, logger);
+    const signals = new PostgresRunSignals(db.prisma, db.direct, db.url, logger, options.streams);
     await signals.listen();
     return signals;
   }
@@ -88,7 +99,7 @@ export class PostgresRunSignals implements RunSignals {
     const client = new pg.Client({ connectionString: this.url });
     client.on("notification", (message) => {
       const payload = message.payload ?? "";
-      // Sent by the triggers of migration 20261126110000_stream_notify.
+      // On either channel: the triggers of a database not yet migrated send them on the runs'.
       if (payload.startsWith(STREAM_PREFIX)) {
         this.listeners.wakeStreams(payload.slice(STREAM_PREFIX.length));
         return;
@@ -103,6 +114,7 @@ export class PostgresRunSignals implements RunSignals {
     client.on("end", () => this.reconnect(client));
     await client.connect();
     await client.query(`LISTEN ${RUN_SIGNAL_CHANNEL}`);
+    if (this.streams) await client.query(`LISTEN ${STREAM_CHANNEL}`);
     this.client = client;
   }
 

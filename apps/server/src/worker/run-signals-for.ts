@@ -6,10 +6,15 @@ import type { RunSignals } from "./run-signals.js";
 
 /**
  * The run signals of a process on `db`: across processes with PostgreSQL's LISTEN/NOTIFY, within
- * the process with SQLite (where processes on the same file find new runs by polling).
+ * the process with SQLite (where processes on the same file find new runs by polling). `streams`:
+ * the process serves live streams, and hears what wakes them.
  */
-export async function runSignalsFor(db: Database, logger: Logger): Promise<RunSignals> {
+export async function runSignalsFor(
+  db: Database,
+  logger: Logger,
+  options: { streams: boolean },
+): Promise<RunSignals> {
   return db.flavour === "postgres"
-    ? PostgresRunSignals.connect(db, logger)
+    ? PostgresRunSignals.connect(db, logger, options)
     : new InProcessRunSignals(db.prisma, db.direct);
 }
