@@ -110,8 +110,10 @@ describe("cancel across processes", () => {
 describe("200 runs started at once", () => {
   it("all end exactly once, none lost and none claimed twice, across three workers", async () => {
     const { server, client } = await setUp({ inProcessWorker: true });
-    await worker(server, { WORKER_CONCURRENCY: "4" });
-    await worker(server, { WORKER_CONCURRENCY: "4" });
+    // SQLite tells only the server's own worker of a new run; the others find runs by polling,
+    // here often enough to take their share before the server's worker has run them all.
+    await worker(server, { WORKER_CONCURRENCY: "4", WORKER_POLL_MS: "10" });
+    await worker(server, { WORKER_CONCURRENCY: "4", WORKER_POLL_MS: "10" });
 
     const started = await Promise.all(
       Array.from({ length: 200 }, (_, n) => client.start("skill_quick", { n })),

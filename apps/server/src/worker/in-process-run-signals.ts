@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../db/database.js";
 import { type DirectSql, query, type SqlStatement } from "../db/direct-sql.js";
+import { GroupCommit } from "../db/group-commit.js";
 import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
 import { SignalListeners } from "./signal-listeners.js";
 
@@ -9,11 +10,19 @@ import { SignalListeners } from "./signal-listeners.js";
  */
 export class InProcessRunSignals implements RunSignals {
   private readonly listeners = new SignalListeners();
+  /** New runs of concurrent requests share a transaction (see GroupCommit). */
+  private readonly inserts: GroupCommit<readonly SqlStatement[]>;
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly direct: DirectSql,
-  ) {}
+    direct: DirectSql,
+  ) {
+    this.inserts = new GroupCommit((writes) =>
+      direct.run(function* () {
+        for (const { sql, params } of writes.flat()) yield* query(sql, params);
+      }),
+    );
+  }
 
   // No transaction unless asked: the signal is delivered after the statements have run, and each
   // SQLite statement commits on its own. Prisma's SQLite adapter has one connection per process:
@@ -31,9 +40,7 @@ export class InProcessRunSignals implements RunSignals {
   }
 
   async insert(statements: readonly SqlStatement[], signal: RunSignal): Promise<void> {
-    await this.direct.run(function* () {
-      for (const { sql, params } of statements) yield* query(sql, params);
-    });
+    await this.inserts.write(statements);
     this.listeners.deliver(signal);
   }
 

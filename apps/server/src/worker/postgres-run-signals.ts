@@ -2,8 +2,14 @@ import pg from "pg";
 import type { Logger } from "pino";
 import type { Database, PrismaClient } from "../db/database.js";
 import type { DirectSql, SqlStatement } from "../db/direct-sql.js";
+import { GroupCommit } from "../db/group-commit.js";
 import type { ChangeClient, RunSignal, RunSignals } from "./run-signals.js";
 import { SignalListeners } from "./signal-listeners.js";
+
+interface InsertWrite {
+  statements: readonly SqlStatement[];
+  signal: RunSignal;
+}
 
 /** The channel all Skillrun processes on a database listen on: runs queued and cancelled. */
 export const RUN_SIGNAL_CHANNEL = "skillrun_runs";
@@ -29,6 +35,10 @@ const RECONNECT_MS = 1000;
  */
 export class PostgresRunSignals implements RunSignals {
   private readonly listeners = new SignalListeners();
+  /** New runs of concurrent requests share a statement (see GroupCommit). */
+  private readonly inserts = new GroupCommit<InsertWrite>(async (writes) => {
+    await this.insertTogether(writes);
+  });
   private client: pg.Client | undefined;
   private closed = false;
 
@@ -67,15 +77,24 @@ export class PostgresRunSignals implements RunSignals {
     });
   }
 
-  // `WITH i0 AS (INSERT …), i1 AS (INSERT …) SELECT pg_notify(…)`: PostgreSQL executes every
-  // INSERT of a WITH whether or not the query reads it, and a statement commits as a whole.
-  async insert(statements: readonly SqlStatement[], signal: RunSignal): Promise<void> {
+  insert(statements: readonly SqlStatement[], signal: RunSignal): Promise<void> {
+    return this.inserts.write({ statements, signal });
+  }
+
+  // `WITH i0 AS (INSERT …), i1 AS (INSERT …) SELECT pg_notify(…)`, the INSERTs of every write
+  // queued together: PostgreSQL executes every INSERT of a WITH whether or not the query reads
+  // it, and a statement commits as a whole.
+  private insertTogether(writes: readonly InsertWrite[]): Promise<unknown> {
+    const statements = writes.flatMap((write) => write.statements);
     const inserts = statements.map(({ sql }, i) => `i${i} AS (${sql})`).join(", ");
-    await this.direct.all(`WITH ${inserts} SELECT pg_notify(?, ?)`, [
-      ...statements.flatMap(({ params }) => params),
-      RUN_SIGNAL_CHANNEL,
-      payloadOf(signal),
-    ]);
+    const payloads = [...new Set(writes.map((write) => payloadOf(write.signal)))];
+    return this.direct.all(
+      `WITH ${inserts} SELECT ${payloads.map(() => "pg_notify(?, ?)").join(", ")}`,
+      [
+        ...statements.flatMap(({ params }) => params),
+        ...payloads.flatMap((payload) => [RUN_SIGNAL_CHANNEL, payload]),
+      ],
+    );
   }
 
   onQueued(listener: () => void): () => void {
