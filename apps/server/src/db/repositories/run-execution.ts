@@ -18,6 +18,13 @@ import {
   recordRunChangePlan,
 } from "./worker-plans.js";
 
+// An ending of a run its worker holds (the parameters: the state, the end time, the data, the
+// run's id, the worker's id), both ways of writing it; an ended run needs its secret inputs no
+// more. The caller adds the state machine's allowed sources.
+const END_HELD_RUN = `UPDATE runs SET state = ?, end_time = ?, data = ?, lease_expires_at = NULL,
+    secret_inputs = NULL
+  WHERE id = ? AND worker_id = ?`;
+
 // The most events PostgreSQL's ending writes in its one statement; a longer step log left to
 // write goes the way of the plan.
 const EVENTS_IN_ONE_ENDING = 16;
@@ -161,7 +168,7 @@ export class RunExecutionRepository {
       ]);
       const row = rows[0];
       if (row === undefined) return null;
-      const definition = definitionOf(row);
+      const definition = storedDefinitionOf(row.definition);
       // Most skills call none. Should this read fail, the run stays claimed without being
       // executed until its lease runs out, and is then taken again as a lost worker's run.
       const called =
@@ -182,7 +189,7 @@ export class RunExecutionRepository {
         { runId: row.id, at: now, type: "run_claimed", attempt, message, data: detail },
       ]);
       yield* insertRunChange({ id: row.id, owner: row.owner }, now);
-      const definition = definitionOf(row);
+      const definition = storedDefinitionOf(row.definition);
       return claimedRun(row, definition, yield* calledSkills(row.owner, definition));
     });
   }
@@ -373,9 +380,7 @@ export class RunExecutionRepository {
       // run is no longer held, or its owner has endpoints to tell) the plan below sorts out.
       const ended = await this.direct.all(
         `WITH ended AS (
-            UPDATE runs SET state = ?, end_time = ?, data = ?, lease_expires_at = NULL,
-                secret_inputs = NULL
-              WHERE id = ? AND worker_id = ? AND ${sources.sql} AND NOT EXISTS (SELECT 1 FROM webhooks
+            ${END_HELD_RUN} AND ${sources.sql} AND NOT EXISTS (SELECT 1 FROM webhooks
                 WHERE webhooks.owner = runs.owner AND disabled_at IS NULL)
               RETURNING owner),
           logged AS (INSERT INTO run_events (${EVENT_COLUMNS})
@@ -393,12 +398,10 @@ export class RunExecutionRepository {
       if (ended.length === 1) return true;
     }
     return this.direct.run(function* (): TransactionPlan<boolean> {
-      // An ended run needs its secret inputs no more. Whether its owner has an active webhook
-      // comes with the row, so a run without one costs no read of the endpoints.
+      // Whether its owner has an active webhook comes with the row, so a run without one costs
+      // no read of the endpoints.
       const { rows } = yield* query<{ owner: string; endpoints: number | bigint | string }>(
-        `UPDATE runs SET state = ?, end_time = ?, data = ?, lease_expires_at = NULL,
-            secret_inputs = NULL
-          WHERE id = ? AND worker_id = ? AND ${sources.sql}
+        `${END_HELD_RUN} AND ${sources.sql}
           RETURNING owner, (SELECT COUNT(*) FROM webhooks
             WHERE webhooks.owner = runs.owner AND disabled_at IS NULL) AS endpoints`,
         [to, at, toJsonColumn(data), holder.runId, holder.workerId, ...sources.params],
@@ -539,10 +542,6 @@ function storedDefinitionOf(text: string | null): unknown {
   } catch {
     return null;
   }
-}
-
-function definitionOf(row: ClaimedRow): unknown {
-  return storedDefinitionOf(row.definition);
 }
 
 function claimedRun(
