@@ -78,7 +78,7 @@ function rows(f: BenchFigures): Row[] {
       met: [undefined, undefined],
     },
     {
-      figure: "floor of the stack: the same with pino-http and express-openapi-validator",
+      figure: "floor of the stack: the same with the access log and express-openapi-validator",
       sqlite: `${rate(f.sqlite.api.stackFloor.rps)} = ${ratio(f.sqlite.api.stackFloor.rps / f.sqlite.api.ceiling.rps)}; p50 ${ms(f.sqlite.api.stackFloor.p50)}, p99 ${ms(f.sqlite.api.stackFloor.p99)}`,
       postgres: `${rate(f.postgres.api.stackFloor.rps)} = ${ratio(f.postgres.api.stackFloor.rps / f.postgres.api.ceiling.rps)}; p50 ${ms(f.postgres.api.stackFloor.p50)}, p99 ${ms(f.postgres.api.stackFloor.p99)}`,
       target: "(what the libraries leave)",

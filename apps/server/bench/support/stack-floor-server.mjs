@@ -1,5 +1,5 @@
 // The floor the libraries Skillrun is built on set for the API benchmark: Express 5 with the
-// server's own access log (pino-http, one JSON line per request to stdout) and its own
+// server's own access log (http/request-logging.ts, one JSON line per request to stdout) and its own
 // express-openapi-validator stages over openapi.yaml, answering GET /v1/run/{id} with a constant
 // RunSession (argv[2]) — without a database (any bearer key is alice's), Skillrun's other
 // middleware or its routes. What it serves bounds what Skillrun can: BENCHMARKS.md compares both

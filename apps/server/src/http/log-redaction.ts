@@ -1,15 +1,9 @@
-/** What replaces a credential in the logs. */
+/**
+ * What replaces a credential in the logs. The access log (request-logging.ts) writes a chosen list
+ * of a request's fields, none of them a header that carries a credential; what a caller may put
+ * in the address is redacted here.
+ */
 export const REDACTED = "[Redacted]";
-
-// Headers that carry credentials: the bearer key, a key sent the wrong way, cookies (sent, and
-// set by the demo back office's login).
-const SECRET_HEADERS = new Set([
-  "authorization",
-  "proxy-authorization",
-  "x-api-key",
-  "cookie",
-  "set-cookie",
-]);
 
 // Query parameters that carry credentials: a key sent in the address by mistake, and the
 // signature of a video address (which opens the video to whoever holds it, until it expires).
@@ -50,28 +44,4 @@ export function redactUrl(url: string): string {
       return isSecretParameter(name) ? `${rawName}=${REDACTED}` : pair;
     });
   return `${url.slice(0, mark)}?${pairs.join("&")}`;
-}
-
-/** A parsed query with the value of every credential parameter redacted. */
-export function redactQuery(query: unknown): unknown {
-  if (typeof query !== "object" || query === null) return query;
-  return Object.fromEntries(
-    Object.entries(query).map(([name, value]) => [
-      name,
-      isSecretParameter(name) ? REDACTED : value,
-    ]),
-  );
-}
-
-/** Request or response headers with every credential header's value redacted. */
-export function redactHeaders(
-  headers: Record<string, unknown> | undefined,
-): Record<string, unknown> | undefined {
-  if (!headers) return headers;
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      name,
-      SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value,
-    ]),
-  );
 }
