@@ -5,7 +5,7 @@ import type { RunSession } from "../src/domain/api-types.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call, skillRecord } from "./support/http.js";
 
-/** The access log's lines, on a real server. */
+/** The access log's lines, and the JSON answers' caching headers, on a real server. */
 
 interface AccessLine {
   level: number;
@@ -84,5 +84,21 @@ describe("the access log", () => {
     const id = reply.headers.get("x-request-id") ?? "";
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await accessLine(id)).toMatchObject({ level: 40, res: { statusCode: 404 } });
+  });
+});
+
+describe("JSON answers", () => {
+  it("carry no ETag and are never a 304, which the contract does not declare for them", async () => {
+    const first = await call(server.origin, "GET", `/v1/run/${run.id}`, { key });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("etag")).toBeNull();
+    for (const tag of ["*", 'W/"anything"']) {
+      const again = await call(server.origin, "GET", `/v1/run/${run.id}`, {
+        key,
+        headers: { "if-none-match": tag },
+      });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(first.body);
+    }
   });
 });
