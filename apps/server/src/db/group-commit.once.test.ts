@@ -35,11 +35,13 @@ afterEach(() => {
 });
 
 /** Writes as a SQLite server's new runs are: all those queued together in one transaction. */
-const groupCommit = () =>
-  new GroupCommit<SqlStatement[]>((writes) =>
-    direct.run(function* () {
-      for (const { sql, params } of writes.flat()) yield* query(sql, params);
-    }),
+const groupCommit = (maxGroup?: number) =>
+  new GroupCommit<SqlStatement[]>(
+    (writes) =>
+      direct.run(function* () {
+        for (const { sql, params } of writes.flat()) yield* query(sql, params);
+      }),
+    maxGroup,
   );
 
 const insert = (id: number, name: string | null): SqlStatement[] => [
@@ -64,6 +66,13 @@ describe("GroupCommit", () => {
     // A later turn is a transaction of its own.
     await commits.write(insert(4, "d"));
     expect(transactions).toBe(2);
+  });
+
+  it("commits a turn of more writes than a group holds in groups of at most that many", async () => {
+    const commits = groupCommit(2);
+    await Promise.all(["a", "b", "c", "d", "e"].map((name, i) => commits.write(insert(i, name))));
+    expect(transactions).toBe(3);
+    expect(names()).toEqual(["a", "b", "c", "d", "e"]);
   });
 
   it("fails only the write that fails: the others of its group are committed", async () => {

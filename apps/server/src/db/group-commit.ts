@@ -1,3 +1,6 @@
+/** The most writes one commit holds (see GroupCommit's constructor). */
+export const GROUP_COMMIT_MAX = 200;
+
 interface Queued<W> {
   write: W;
   resolve: () => void;
@@ -17,7 +20,15 @@ interface Queued<W> {
 export class GroupCommit<W> {
   private queue: Queued<W>[] = [];
 
-  constructor(private readonly commit: (writes: readonly W[]) => Promise<void>) {}
+  /**
+   * `maxGroup` bounds what one commit holds: a turn that queued more is committed in groups of
+   * at most that many, one after the other. PostgreSQL refuses a statement with more than 65,535
+   * parameters (a new run has about twenty), and a group of a few hundred gains nothing more.
+   */
+  constructor(
+    private readonly commit: (writes: readonly W[]) => Promise<void>,
+    private readonly maxGroup = GROUP_COMMIT_MAX,
+  ) {}
 
   /** Commits `write` with whatever else was queued in this turn. */
   write(write: W): Promise<void> {
@@ -29,8 +40,14 @@ export class GroupCommit<W> {
   }
 
   private async commitQueued(): Promise<void> {
-    const group = this.queue;
+    const queued = this.queue;
     this.queue = [];
+    for (let start = 0; start < queued.length; start += this.maxGroup) {
+      await this.commitGroup(queued.slice(start, start + this.maxGroup));
+    }
+  }
+
+  private async commitGroup(group: Queued<W>[]): Promise<void> {
     try {
       await this.commit(group.map((queued) => queued.write));
     } catch (error) {
