@@ -1,10 +1,18 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from "node:v8";
 import { runCli } from "./cli/main.js";
 import { PRIVATE_UMASK } from "./private-files.js";
 
 // Whatever this process or its children create (SQLite's journal, ffmpeg's videos, Chromium's
 // profile) is private to the service's user; see private-files.ts.
 process.umask(PRIVATE_UMASK);
+
+// Prisma's query compiler is WebAssembly (3 MB), compiled when the first query is made. V8 first
+// compiles it with its baseline compiler, Liftoff, then recompiles the hot functions with TurboFan,
+// whose compilation leaves the process about 70 MB larger for good (BENCHMARKS.md, "Memory").
+// The hot path's statements go to the driver directly (db/direct-sql.ts), so Prisma's speed
+// matters little; baseline code it is.
+setFlagsFromString("--liftoff-only");
 
 runCli(process.argv.slice(2)).then((code) => {
   // serve and worker keep running until a signal; the other commands end here. A failure exits
