@@ -9,7 +9,7 @@ const flavour = (process.argv[2] ?? "sqlite") as Flavour;
 const seconds = Number(process.argv[3] ?? 10);
 const figures = await measureApiLoad(flavour, seconds);
 const ceiling = figures.ceiling.rps;
-for (const name of ["ceiling", "stackFloor", "get", "list", "post"] as const) {
+for (const name of ["ceiling", "stackFloor", "pageFloor", "get", "list", "post"] as const) {
   const { rps, p50, p99 } = figures[name];
   console.log(
     `${name.padEnd(10)} ${Math.round(rps).toString().padStart(6)} req/s  ${(rps / ceiling).toFixed(2)}×  p50 ${p50} ms  p99 ${p99} ms`,

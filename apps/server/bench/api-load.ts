@@ -15,6 +15,8 @@ export interface ApiLoadFigures {
   ceiling: LoadResult;
   /** Express 5 with Skillrun's access log and validator, no database: see stack-floor-server.mjs. */
   stackFloor: LoadResult;
+  /** The same answering `GET /run/list?limit=20` with the page the server answers. */
+  pageFloor: LoadResult;
   get: LoadResult;
   list: LoadResult;
   post: LoadResult;
@@ -38,17 +40,24 @@ export async function measureApiLoad(flavour: Flavour, seconds: number): Promise
     for (let i = 0; i < 25; i += 1) await start(i);
     const run = await start(99);
     const body = await api<unknown>(base, database.key, `/run/${run.id}`);
-    const alone = async (script: string, withKey: boolean): Promise<LoadResult> => {
-      const other = await startNode([script, JSON.stringify(body)], /listening on (\S+)/);
+    const page = await api<unknown>(base, database.key, "/run/list?limit=20");
+    const alone = async (
+      script: string,
+      withKey: boolean,
+      path = `/run/${run.id}`,
+      answer = body,
+    ): Promise<LoadResult> => {
+      const other = await startNode([script, JSON.stringify(answer)], /listening on (\S+)/);
       try {
-        const url = `${other.announced}/v1/run/${run.id}`;
-        return await load(url, { seconds, ...(withKey && { headers }) });
+        return await load(`${other.announced}/v1${path}`, { seconds, ...(withKey && { headers }) });
       } finally {
         await other.stop();
       }
     };
     const ceiling = await alone(CEILING, false);
     const stackFloor = await alone(STACK_FLOOR, true);
+    // The validator takes /run/list for listRuns; the floor's one route answers it with the page.
+    const pageFloor = await alone(STACK_FLOOR, true, "/run/list?limit=20", page);
     const get = await load(`${base}/v1/run/${run.id}`, { headers, seconds });
     const list = await load(`${base}/v1/run/list?limit=20`, { headers, seconds });
     const post = await load(`${base}/v1/run/`, {
@@ -58,7 +67,7 @@ export async function measureApiLoad(flavour: Flavour, seconds: number): Promise
       seconds,
     });
     const rss = await rssMb(server.child.pid as number);
-    return { ceiling, stackFloor, get, list, post, rssMb: rss };
+    return { ceiling, stackFloor, pageFloor, get, list, post, rssMb: rss };
   } finally {
     await server.stop();
     await database.drop();

@@ -84,6 +84,13 @@ function rows(f: BenchFigures): Row[] {
       target: "(what the libraries leave)",
       met: [undefined, undefined],
     },
+    {
+      figure: "the same answering `GET /run/list?limit=20` with the server's page of 20 runs",
+      sqlite: `${rate(f.sqlite.api.pageFloor.rps)} = ${ratio(f.sqlite.api.pageFloor.rps / f.sqlite.api.ceiling.rps)}; p50 ${ms(f.sqlite.api.pageFloor.p50)}, p99 ${ms(f.sqlite.api.pageFloor.p99)}`,
+      postgres: `${rate(f.postgres.api.pageFloor.rps)} = ${ratio(f.postgres.api.pageFloor.rps / f.postgres.api.ceiling.rps)}; p50 ${ms(f.postgres.api.pageFloor.p50)}, p99 ${ms(f.postgres.api.pageFloor.p99)}`,
+      target: "(what they leave a page)",
+      met: [undefined, undefined],
+    },
     apiRow("`GET /run/{id}`", (api) => api.get, 0.5, 20),
     apiRow("`GET /run/list?limit=20`", (api) => api.list, 0.25),
     apiRow("`POST /run/`", (api) => api.post, 0.3, 40),

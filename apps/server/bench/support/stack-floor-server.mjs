@@ -1,9 +1,11 @@
 // The floor the libraries Skillrun is built on set for the API benchmark: Express 5 with the
-// server's own access log (http/request-logging.ts, one JSON line per request to stdout) and its own
-// express-openapi-validator stages over openapi.yaml, answering GET /v1/run/{id} with a constant
-// RunSession (argv[2]) — without a database (any bearer key is alice's), Skillrun's other
-// middleware or its routes. What it serves bounds what Skillrun can: BENCHMARKS.md compares both
-// to the bare ceiling. Reads the built server (`npm run build`).
+// server's own access log (http/request-logging.ts, one JSON line per request to stdout) and its
+// own express-openapi-validator stages over openapi.yaml, answering GET /v1/run/{id} with a
+// constant answer (argv[2]): a RunSession, or the page of runs of GET /v1/run/list, which the
+// validator takes for listRuns before this route answers it. No database (any bearer key is
+// alice's), none of Skillrun's other middleware or its routes. What it serves bounds what
+// Skillrun can: BENCHMARKS.md compares both to the bare ceiling. Reads the built server
+// (`npm run build`).
 import express from "express";
 import { pino } from "pino";
 import { errorHandler } from "../../dist/http/error-handler.js";
