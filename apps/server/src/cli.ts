@@ -8,15 +8,16 @@ import { PRIVATE_UMASK } from "./private-files.js";
 process.umask(PRIVATE_UMASK);
 
 // Prisma's query compiler is WebAssembly (3 MB), compiled when the first query is made. V8 first
-// compiles it with its baseline compiler, Liftoff, then recompiles the hot functions with TurboFan,
-// whose compilation leaves the process about 70 MB larger for good (BENCHMARKS.md, "Memory").
-// The hot path's statements go to the driver directly (db/direct-sql.ts), so Prisma's speed
-// matters little; baseline code it is.
+// compiles it with its baseline compiler, Liftoff, then recompiles the hot functions with
+// TurboFan, whose compilation leaves the process about 70 MB larger for good (BENCHMARKS.md, "The
+// request path and memory"). The hot path's statements go to the driver directly
+// (db/direct-sql.ts), so Prisma's speed matters little; baseline code it is.
 setFlagsFromString("--liftoff-only");
 // After each full collection V8 lets the old generation grow to up to four times what is live
 // before the next: under the API's load 110 MB held for 34 MB live, which it kept once the load
 // was over. 1.5 times keeps the server within 200 MB under load for a few more collections (the
-// p99 of GET /run/{id} 19 -> 23 ms, its throughput unchanged; BENCHMARKS.md, "Memory").
+// p99 of GET /run/{id} 19 -> 23 ms, its throughput unchanged; BENCHMARKS.md, "The request path
+// and memory").
 setFlagsFromString("--heap-growing-percent=50");
 
 runCli(process.argv.slice(2)).then((code) => {

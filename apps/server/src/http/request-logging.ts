@@ -24,11 +24,11 @@ const ACCEPTABLE_REQUEST_ID = /^[\w.:-]{1,128}$/;
  *
  * Written here rather than with pino-http, which the server used first: pino-http serializes the
  * whole request into a child logger on arrival and keeps three listeners and two loggers per
- * request, which cost a quarter of what the API serves (BENCHMARKS.md, "The access log"); this
- * one builds one child and one line. Logging a chosen list of fields also keeps credentials out
- * by construction: the `Authorization`, `Cookie` and `X-API-Key` headers and the demo back
- * office's `Set-Cookie` are never read, and the address's credential parameters are redacted
- * (log-redaction.ts).
+ * request, which cost a fifth of what the API serves (BENCHMARKS.md, "The request path and
+ * memory"); this one builds one child and one line. Logging a chosen list of fields also keeps
+ * credentials out by construction: the `Authorization`, `Cookie` and `X-API-Key` headers and the
+ * demo back office's `Set-Cookie` are never read, and the address's credential parameters are
+ * redacted (log-redaction.ts).
  */
 export function requestLogging(logger: Logger): RequestHandler {
   return (req, res, next) => {
