@@ -1,9 +1,8 @@
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunSession } from "../src/domain/api-types.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call, skillRecord } from "./support/http.js";
+import { loggedLines } from "./support/log-lines.js";
 
 /** The access log's lines, and the JSON answers' caching headers, on a real server. */
 
@@ -19,16 +18,10 @@ interface AccessLine {
 let server: TestServer;
 let key: string;
 let run: RunSession;
-const lines: Record<string, unknown>[] = [];
+const { logger, lines } = loggedLines();
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString("utf8").split("\n")) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  server = await startTestServer({ logger: pino({ level: "info" }, sink) });
+  server = await startTestServer({ logger });
   key = await server.keyFor("alice");
   await server.importSkills("alice", [skillRecord("skill_a", "A")]);
   run = await server.repos.runs.create({

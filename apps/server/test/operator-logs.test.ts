@@ -1,8 +1,7 @@
-import { Writable } from "node:stream";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call } from "./support/http.js";
+import { loggedLines } from "./support/log-lines.js";
 import { RunClient } from "./support/runs.js";
 import { QUICK_SKILL, SLEEPY_SKILL } from "./support/skills.js";
 import { WebhookReceiver } from "./support/webhook-receiver.js";
@@ -23,20 +22,12 @@ steps:
 let server: TestServer;
 let client: RunClient;
 let key: string;
-const lines: Record<string, unknown>[] = [];
+const { logger, lines } = loggedLines();
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString("utf8").split("\n")) {
-        if (line !== "") lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      done();
-    },
-  });
   server = await startTestServer({
     worker: { concurrency: 2 },
-    logger: pino({ level: "info" }, sink),
+    logger,
   });
   await server.importSkillYaml("alice", QUICK_SKILL, SLEEPY_SKILL, FAILING);
   key = await server.keyFor("alice");
