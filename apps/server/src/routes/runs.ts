@@ -50,8 +50,8 @@ export function runsRouter(deps: {
   });
 
   /** The signed address of the run's video on the server this request reached; null without one. */
-  async function videoUrlOf(req: Origin, runId: string): Promise<string | null> {
-    if ((await videos.find(runId)) === null) return null;
+  function videoUrlOf(req: Origin, runId: string): string | null {
+    if (videos.find(runId) === null) return null;
     return signer.urlFor(deps.linkBase(req), runId);
   }
 
@@ -60,8 +60,8 @@ export function runsRouter(deps: {
     res.setHeader("Link", `<${deps.linkBase(req)}${path}?${query}>; rel="next"`);
   }
 
-  async function withVideoUrl(req: Origin, run: RunSession): Promise<RunSession> {
-    return { ...run, video_url: await videoUrlOf(req, run.id) };
+  function withVideoUrl(req: Origin, run: RunSession): RunSession {
+    return { ...run, video_url: videoUrlOf(req, run.id) };
   }
 
   router.post(
@@ -72,10 +72,10 @@ export function runsRouter(deps: {
       const key = req.get("Idempotency-Key");
       const idempotency = key === undefined ? undefined : { key, request: req.body };
       /** Answers a request that came with a key: a run, or the key's reuse. */
-      const answerKeyed = async (start: KeyedStart) => {
+      const answerKeyed = (start: KeyedStart): void => {
         if (start.outcome === "reused") throw new IdempotencyKeyReused();
         if (start.outcome === "replayed") res.setHeader("Idempotent-Replayed", "true");
-        res.json(await withVideoUrl(req, start.run));
+        res.json(withVideoUrl(req, start.run));
       };
       // A repeat is answered before the skill is looked at: it gets its run even when the skill
       // has changed since.
@@ -93,7 +93,7 @@ export function runsRouter(deps: {
       if (fileIssues.length > 0) throw new RequestInvalid(fileIssues);
       const run = { owner, skill, inputs: checked.values };
       if (idempotency) return answerKeyed(await runs.createOnce(run, idempotency));
-      res.json(await withVideoUrl(req, await runs.create(run)));
+      res.json(withVideoUrl(req, await runs.create(run)));
     }),
   );
 
@@ -119,7 +119,7 @@ export function runsRouter(deps: {
         next.set("cursor", encodeCursor(page.next));
         setNextLink(req, res, "/v1/run/list", next);
       }
-      res.json(await Promise.all(page.runs.map((run) => withVideoUrl(req, run))));
+      res.json(page.runs.map((run) => withVideoUrl(req, run)));
     }),
   );
 
@@ -128,7 +128,7 @@ export function runsRouter(deps: {
     operation("getRun", async (req, res) => {
       const run = await runs.get(ownerOf(req), req.params.id);
       if (!run) throw new RunNotFound();
-      res.json(await withVideoUrl(req, run));
+      res.json(withVideoUrl(req, run));
     }),
   );
 
@@ -166,7 +166,7 @@ export function runsRouter(deps: {
     operation("getRunVideoUrl", async (req, res) => {
       const run = await runs.get(ownerOf(req), req.params.id);
       if (!run) throw new RunNotFound();
-      const url = await videoUrlOf(req, run.id);
+      const url = videoUrlOf(req, run.id);
       if (url === null) throw new VideoNotFound();
       res.json(url);
     }),

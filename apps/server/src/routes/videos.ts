@@ -19,7 +19,7 @@ export function videosRouter(deps: { videos: VideoStore; signer: VideoUrlSigner 
       const verdict = deps.signer.verify(id, req.query.expires, req.query.signature);
       if (verdict === "invalid") throw new VideoLinkInvalid();
       if (verdict === "expired") throw new VideoLinkExpired();
-      const file = await deps.videos.find(id);
+      const file = deps.videos.find(id);
       if (!file) throw new VideoNotFound();
       await sendStoredFile(res, file, { "Content-Type": "video/webm" }, () => new VideoNotFound());
     }),

@@ -26,12 +26,13 @@ export class VideoStore {
   }
 
   /** The file of the run's video, or null while it has none. */
-  async find(runId: string): Promise<string | null> {
+  find(runId: string): string | null {
     if (!SAFE_ID.test(runId)) return null;
     const file = join(this.dir, `${runId}.webm`);
     // Synchronous and without an error for a missing file: the store is a local folder, and every
     // run of every answer is looked up here, most of them without a video. The promise API would
-    // build an ENOENT error, stack trace included, for each (a tenth of a page of the run list).
+    // build an ENOENT error, stack trace included, for each (a tenth of a page of the run list),
+    // and a promise per run of a page cost more than the stat.
     try {
       return statSync(file, { throwIfNoEntry: false })?.isFile() ? file : null;
     } catch (error) {

@@ -81,7 +81,8 @@ export const failingVideos = {
   // Uploads are received into it before any repository is asked: a folder no one can create
   // (below a file, so mkdir fails at once).
   uploadsDir: "/dev/null/skillrun-uploads",
-  find: fail,
+  // Synchronous, as the store's own lookup is.
+  find: failAtOnce,
   pathForWriting: fail,
   keepEarlierAttempt: fail,
   filesDirOf: failAtOnce,
