@@ -14,6 +14,7 @@ import type { WebhookRepository } from "./db/repositories/webhooks.js";
 import type { Clock } from "./domain/clock.js";
 import { RouteNotFound } from "./domain/errors.js";
 import type { InputLimits } from "./domain/input-limits.js";
+import { besideTheApi } from "./http/beside-the-api.js";
 import { keepBodyText } from "./http/body-text.js";
 import { dashboardRouter } from "./http/dashboard.js";
 import { demoRouter } from "./http/demo.js";
@@ -104,9 +105,13 @@ export function createApp(deps: AppDeps): Express {
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
-  app.use(docsRouter(paths.openapi));
-  app.use(demoRouter(paths.demo, deps.clock));
-  app.use(dashboardRouter(paths.dashboard));
+  app.use(
+    besideTheApi(
+      docsRouter(paths.openapi),
+      demoRouter(paths.demo, deps.clock),
+      dashboardRouter(paths.dashboard),
+    ),
+  );
 
   // `POST /v1/run` is accepted as the spec's `POST /v1/run/` (the validator matches on
   // originalUrl, the router on url: both are rewritten).

@@ -1,0 +1,19 @@
+import express, { type RequestHandler, type Router } from "express";
+
+// The API's addresses, as Express matches `app.use("/v1", …)`: any case, `/v1` and below it.
+const API_PATH = /^\/v1(?:\/|$)/i;
+
+/**
+ * The site served beside the API (the docs, the demo, the dashboard) as one stage that a request
+ * to the API passes at once. None of their routes is under /v1, so skipping them changes no
+ * answer; matched one by one, their dozen routes and static folders were a tenth of Express's
+ * routing work on every API request (BENCHMARKS.md, "The request path and memory").
+ */
+export function besideTheApi(...routers: Router[]): RequestHandler {
+  const site = express.Router();
+  for (const router of routers) site.use(router);
+  return (req, res, next) => {
+    if (API_PATH.test(req.path)) next();
+    else site(req, res, next);
+  };
+}
