@@ -77,7 +77,7 @@ export function sqliteDirectSql(connection: BetterSqlite3.Database): DirectSql {
       const statement = connection.prepare(sql);
       // Rows are read as arrays and made objects here: better-sqlite3 builds an object row
       // property by property in native code, which took half again as long as the array (a page
-      // of the run list: 88 µs against 60 µs, BENCHMARKS.md "The request path and memory").
+      // of the run list: 88 µs against 60 µs, BENCHMARKS.md "The run list's own work").
       if (statement.reader) statement.raw(true);
       const columns = statement.reader ? statement.columns().map((column) => column.name) : [];
       entry = { statement, columns, dates: columns.map((name) => DATE_COLUMN.test(name)) };

@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 describe("VideoStore", () => {
-  it("has no video for any run while its folder does not exist, and does not create it", async () => {
+  it("has no video for any run while its folder does not exist, and does not create it", () => {
     const store = new VideoStore(join(dir, "videos"));
     expect(store.find("run_a")).toBeNull();
   });
@@ -30,7 +30,7 @@ describe("VideoStore", () => {
     expect(store.find("run_b")).toBeNull();
   });
 
-  it("does not take a folder for a video", async () => {
+  it("does not take a folder for a video", () => {
     const store = new VideoStore(dir);
     mkdirSync(join(dir, "run_a.webm"));
     expect(store.find("run_a")).toBeNull();
