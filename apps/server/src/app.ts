@@ -39,8 +39,8 @@ import { streamsRouter } from "./routes/streams.js";
 import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
 import { webhooksRouter } from "./routes/webhooks.js";
-import { VideoUrlSigner } from "./videos/signed-url.js";
-import type { VideoStore } from "./videos/video-store.js";
+import { VideoUrlSigner } from "./files/signed-url.js";
+import type { FileStore } from "./files/file-store.js";
 
 /** What the HTTP app is built from; main wiring and tests each supply their own. */
 export interface AppDeps {
@@ -61,7 +61,7 @@ export interface AppDeps {
   runChanges: RunChangeRepository;
   /** Where webhook deliveries may be sent (the rules of runs' `http` steps). */
   network: () => NetworkPolicy;
-  videos: VideoStore;
+  fileStore: FileStore;
   /** The time video addresses expire by. */
   clock: Clock;
   logger: Logger;
@@ -150,7 +150,7 @@ export function createApp(deps: AppDeps): Express {
       apiKeys: deps.apiKeys,
       validateResponses: deps.config.validateResponses,
       multipart: receiveUpload({
-        dir: deps.videos.uploadsDir,
+        dir: deps.fileStore.uploadsDir,
         maxBytes: deps.config.fileMaxBytes,
       }),
     }),
@@ -184,19 +184,19 @@ export function createApp(deps: AppDeps): Express {
       runEvents: deps.runEvents,
       skills: deps.skills,
       uploads: deps.uploads,
-      videos: deps.videos,
+      fileStore: deps.fileStore,
       signer,
       linkBase,
       inputLimits: deps.config.inputLimits,
     }),
   );
   app.use("/v1", runPausesRouter(deps.runPauses));
-  app.use("/v1", videosRouter({ videos: deps.videos, signer }));
+  app.use("/v1", videosRouter({ fileStore: deps.fileStore, signer }));
   app.use(
     "/v1",
-    runFilesRouter({ runFiles: deps.runFiles, videos: deps.videos, signer, linkBase }),
+    runFilesRouter({ runFiles: deps.runFiles, fileStore: deps.fileStore, signer, linkBase }),
   );
-  app.use("/v1", uploadsRouter({ uploads: deps.uploads, videos: deps.videos }));
+  app.use("/v1", uploadsRouter({ uploads: deps.uploads, fileStore: deps.fileStore }));
   app.use("/v1", skillsRouter(deps.skills));
   app.use("/v1", secretsRouter(deps.secrets));
   app.use("/v1", webhooksRouter({ webhooks: deps.webhooks, network: deps.network }));

@@ -15,8 +15,9 @@ const ConfigSchema = z.object({
   // The address clients reach this server at; signed video links are built on it. Defaults to
   // http://HOST:PORT.
   PUBLIC_URL: z.url().optional(),
-  // The video store: one `<run id>.webm` per recorded run. Created when the first video is written;
-  // a relative path is relative to the working directory.
+  // The file store: each recorded run's `<run id>.webm`, each run's files and the uploads (the
+  // variable keeps its first name). Created when the first file is written; a relative path is
+  // relative to the working directory.
   VIDEO_DIR: z.string().min(1).default("./data/videos"),
   // How long a signed video address (`video_url`) stays valid, in seconds.
   VIDEO_URL_TTL_SECONDS: z.coerce.number().int().positive().default(3600),

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "./db/database.js";
-import { keptSigningSecret } from "./videos/signing-secret.js";
-import { VideoStore } from "./videos/video-store.js";
+import { keptSigningSecret } from "./files/signing-secret.js";
+import { FileStore } from "./files/file-store.js";
 
 let root: string;
 // The usual umask (0o022) would leave files readable by all: the modes below are Skillrun's own.
@@ -49,8 +49,8 @@ describe("what Skillrun keeps on disk is private to its user", () => {
     expect(modeOf(file)).toBe(0o600);
   });
 
-  it("creates the video store 0700 and the signing secret 0600 in a 0700 folder", async () => {
-    const videos = new VideoStore(join(root, "videos"));
+  it("creates the file store 0700 and the signing secret 0600 in a 0700 folder", async () => {
+    const videos = new FileStore(join(root, "videos"));
     await videos.pathForWriting("run_x");
     expect(modeOf(join(root, "videos"))).toBe(0o700);
     keptSigningSecret(join(root, "keys", "video-signing-secret"));

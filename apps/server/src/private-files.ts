@@ -12,7 +12,7 @@ import {
 import { dirname } from "node:path";
 
 /**
- * What Skillrun keeps on disk (the SQLite database, the data folder, the video store, the
+ * What Skillrun keeps on disk (the SQLite database, the data folder, the file store, the
  * signing secret) is readable by the service's user only: folders 0700, files 0600. Modes are
  * given where Skillrun creates things; what libraries and child processes create beside them
  * (SQLite's journal, ffmpeg's videos) follows the umask the CLI sets (see cli.ts).

@@ -19,8 +19,8 @@ import { createRepositories, type Repositories } from "./repositories.js";
 import { RunSecrets } from "./secrets/run-secrets.js";
 import { SecretBox } from "./secrets/secret-box.js";
 import { keptSecretsKey, parseSecretsKey } from "./secrets/secrets-key.js";
-import { keptSigningSecret } from "./videos/signing-secret.js";
-import { VideoStore } from "./videos/video-store.js";
+import { keptSigningSecret } from "./files/signing-secret.js";
+import { FileStore } from "./files/file-store.js";
 import {
   DEFAULT_WEBHOOK_SENDER_OPTIONS,
   WebhookSender,
@@ -71,7 +71,7 @@ export interface Runtime {
   db: Database;
   repos: Repositories;
   signals: RunSignals;
-  videos: VideoStore;
+  fileStore: FileStore;
   /** The HTTP app, when the runtime serves HTTP. */
   app: Express | undefined;
   /** The worker, when the runtime executes runs. */
@@ -95,7 +95,7 @@ export interface Runtime {
 
 /**
  * Builds a Skillrun from its configuration: secrets key → logger → database (migrated) → run
- * signals → repositories → video store → HTTP app and worker. The one place where the parts are put
+ * signals → repositories → file store → HTTP app and worker. The one place where the parts are put
  * together and taken apart again, for serve, worker, one-off commands and the tests alike.
  */
 export async function createRuntime(
@@ -122,7 +122,7 @@ export async function createRuntime(
     throw error;
   }
   const repos = createRepositories(db, clock, signals, secretBox);
-  const videos = new VideoStore(config.VIDEO_DIR);
+  const fileStore = new FileStore(config.VIDEO_DIR);
 
   // Webhook deliveries follow the rules of runs' http steps, without this server's own address.
   const webhookNetwork = overrides.network ?? networkPolicyOf(config);
@@ -139,7 +139,7 @@ export async function createRuntime(
             logger,
             clock,
             signals,
-            videos,
+            fileStore,
             chromium: overrides.chromium ?? {
               CHROMIUM_PATH: config.CHROMIUM_PATH,
               PATH: config.PATH,
@@ -157,7 +157,7 @@ export async function createRuntime(
               retention: repos.retention,
               runFiles: repos.runFiles,
               uploads: repos.uploads,
-              videos,
+              fileStore,
               clock,
               logger,
               days: config.RETENTION_DAYS,
@@ -188,7 +188,7 @@ export async function createRuntime(
   function appDeps(): AppDeps {
     const deps: AppDeps = {
       ...repos,
-      videos,
+      fileStore,
       clock,
       logger,
       network: () => webhookNetwork,
@@ -248,7 +248,7 @@ export async function createRuntime(
     db,
     repos,
     signals,
-    videos,
+    fileStore,
     app,
     worker,
     webhookSender,

@@ -95,7 +95,7 @@ beforeEach(async () => {
   await server.importSkillYaml("alice", EFFECTS, READS_ONLY, RESTARTS);
   client = new RunClient(server.origin, await server.keyFor("alice"));
   // The workers keep videos and files where the test server serves them from.
-  videoDir = server.videos.dir;
+  videoDir = server.fileStore.dir;
 });
 
 afterEach(async () => {

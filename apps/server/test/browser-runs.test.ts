@@ -163,7 +163,7 @@ describe("the browser example skill against the server's demo shop", () => {
     expect(data.order_number).toMatch(/^SR-\d{6}$/);
     expect(data.receipt).toMatchObject({ file: expect.stringMatching(/\.png$/), width: 1280 });
 
-    const screenshots = readdirSync(server.videos.filesDirOf(id));
+    const screenshots = readdirSync(server.fileStore.filesDirOf(id));
     expect(screenshots).toEqual([(data.receipt as { file: string }).file]);
     // The screenshot is a run file: listed once the run has ended, served with its exact bytes.
     const listed = await call(server.origin, "GET", `/v1/run/${id}/files`, { key: alice.key });
@@ -173,7 +173,7 @@ describe("the browser example skill against the server's demo shop", () => {
     const served = await call(server.origin, "GET", (shot as { url: string }).url);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(served.bytes).toEqual(
-      new Uint8Array(readFileSync(join(server.videos.filesDirOf(id), screenshots[0] as string))),
+      new Uint8Array(readFileSync(join(server.fileStore.filesDirOf(id), screenshots[0] as string))),
     );
 
     const events = await alice.events(id);
@@ -259,7 +259,7 @@ describe("the back office example skills", () => {
       uploaded: { name: "invoices.csv", bytes: String(csv.length), lines: String(lines) },
     });
     // The download is a run file, kept byte for byte beside the run's video.
-    expect(readFileSync(join(server.videos.filesDirOf(id), "invoices.csv"))).toEqual(csv);
+    expect(readFileSync(join(server.fileStore.filesDirOf(id), "invoices.csv"))).toEqual(csv);
     const events = await alice.events(id);
     const started = events.flatMap((e) => (e.type === "step_started" ? [e.step?.label] : []));
     expect(started).toEqual(expect.arrayContaining(["export", "export_text", "step 7 (upload)"]));

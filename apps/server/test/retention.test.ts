@@ -43,12 +43,12 @@ beforeEach(() => {
 /** A retention over the test server's store and database, logging into `lines`. */
 function retention(days: number, lines: Record<string, unknown>[] = []): Retention {
   const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  const { repos, videos } = server;
+  const { repos, fileStore } = server;
   return new Retention({
     retention: repos.retention,
     runFiles: repos.runFiles,
     uploads: repos.uploads,
-    videos,
+    fileStore,
     clock,
     logger,
     days,
@@ -64,7 +64,7 @@ async function runWithFiles(ended = true, inputs: Record<string, unknown> = {}):
   });
   await server.putVideo(run.id, VIDEO_BYTES);
   // A video the recorder never completed, as after a crash.
-  writeFileSync(join(server.videos.dir, `${run.id}.webm.part`), "half");
+  writeFileSync(join(server.fileStore.dir, `${run.id}.webm.part`), "half");
   await server.putRunFile(run.id, "report.csv", new Uint8Array(100));
   if (ended) await server.repos.runs.cancel("alice", run.id);
   return run.id;
@@ -83,11 +83,11 @@ async function upload(): Promise<string> {
 }
 
 function hasFiles(runId: string): boolean {
-  return existsSync(server.videos.filesDirOf(runId));
+  return existsSync(server.fileStore.filesDirOf(runId));
 }
 
 function hasVideo(runId: string): boolean {
-  return existsSync(join(server.videos.dir, `${runId}.webm`));
+  return existsSync(join(server.fileStore.dir, `${runId}.webm`));
 }
 
 async function indexed(runId: string): Promise<number> {
@@ -105,7 +105,7 @@ describe("retention", () => {
     const report = await retention(30, lines).sweep();
 
     expect(hasVideo(old) || hasFiles(old)).toBe(false);
-    expect(existsSync(join(server.videos.dir, `${old}.webm.part`))).toBe(false);
+    expect(existsSync(join(server.fileStore.dir, `${old}.webm.part`))).toBe(false);
     expect(await indexed(old)).toBe(0);
     for (const kept of [recent, queued]) {
       expect(hasVideo(kept) && hasFiles(kept)).toBe(true);
@@ -154,8 +154,8 @@ describe("retention", () => {
     expect(ids).toContain(young);
     expect(ids).not.toContain(unused);
     expect(ids).not.toContain(namedByEnded);
-    expect(existsSync(server.videos.uploadPathOf(unused))).toBe(false);
-    expect(existsSync(server.videos.uploadPathOf(named))).toBe(true);
+    expect(existsSync(server.fileStore.uploadPathOf(unused))).toBe(false);
+    expect(existsSync(server.fileStore.uploadPathOf(named))).toBe(true);
     // A removed upload is no longer one a run can name.
     const late = await call(server.origin, "POST", "/v1/run/", {
       key: alice,
@@ -166,8 +166,8 @@ describe("retention", () => {
 
   it("removes the temporary files of uploads a dead process left, after a day", async () => {
     await upload();
-    const stale = join(server.videos.uploadsDir, ".incoming-left-by-a-crash");
-    const fresh = join(server.videos.uploadsDir, ".incoming-being-received");
+    const stale = join(server.fileStore.uploadsDir, ".incoming-left-by-a-crash");
+    const fresh = join(server.fileStore.uploadsDir, ".incoming-being-received");
     writeFileSync(stale, "x");
     writeFileSync(fresh, "y");
     const twoDaysAgo = new Date(START - 2 * DAY);
@@ -181,9 +181,9 @@ describe("retention", () => {
     const old = await runWithFiles();
     const recent = await runWithFiles();
     for (const runId of [old, recent]) {
-      writeFileSync(join(server.videos.dir, `${runId}-attempt-1.webm`), "first attempt");
-      mkdirSync(join(server.videos.dir, `${runId}-attempt-1-files`));
-      writeFileSync(join(server.videos.dir, `${runId}-attempt-1-files`, "shot.png"), "shot");
+      writeFileSync(join(server.fileStore.dir, `${runId}-attempt-1.webm`), "first attempt");
+      mkdirSync(join(server.fileStore.dir, `${runId}-attempt-1-files`));
+      writeFileSync(join(server.fileStore.dir, `${runId}-attempt-1-files`, "shot.png"), "shot");
     }
     // Only `old` ends before the cutoff.
     await server.db.prisma.run.update({
@@ -191,7 +191,7 @@ describe("retention", () => {
       data: { endTime: new Date(START - 40 * DAY) },
     });
     const report = await retention(30).sweep();
-    const left = readdirSync(server.videos.dir);
+    const left = readdirSync(server.fileStore.dir);
     expect(left.filter((entry) => entry.startsWith(old))).toEqual([]);
     expect(left.filter((entry) => entry.startsWith(`${recent}-attempt-1`)).sort()).toEqual([
       `${recent}-attempt-1-files`,
@@ -207,7 +207,7 @@ describe("retention", () => {
     const lines: Record<string, unknown>[] = [];
     expect(await retention(0, lines).sweep()).toBeNull();
     expect(hasVideo(old) && hasFiles(old)).toBe(true);
-    expect(existsSync(server.videos.uploadPathOf(id))).toBe(true);
+    expect(existsSync(server.fileStore.uploadPathOf(id))).toBe(true);
     expect(lines).toEqual([]);
   });
 
@@ -293,10 +293,10 @@ describe("the worker's sweeps", () => {
       await own.repos.runs.cancel("alice", run.id);
       await own.putRunFile(run.id, "a.txt", new Uint8Array(3));
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(existsSync(own.videos.filesDirOf(run.id))).toBe(true);
+      expect(existsSync(own.fileStore.filesDirOf(run.id))).toBe(true);
       workerNow = START + 8 * DAY;
       await expect
-        .poll(() => existsSync(own.videos.filesDirOf(run.id)), { timeout: 5000 })
+        .poll(() => existsSync(own.fileStore.filesDirOf(run.id)), { timeout: 5000 })
         .toBe(false);
     } finally {
       await own.close();

@@ -261,13 +261,13 @@ describe("serving a file at its signed address", () => {
   it("answers 404 for a name the run does not have, even signed, and once the bytes are gone", async () => {
     const { runId, files } = await runWithFiles();
     // A file on disk the index does not know is not served either.
-    writeFileSync(join(server.videos.filesDirOf(runId), "stray.txt"), "not indexed");
+    writeFileSync(join(server.fileStore.filesDirOf(runId), "stray.txt"), "not indexed");
     for (const name of ["missing.csv", "stray.txt"]) {
       const reply = await open(server.fileUrlFor(runId, name));
       expect(reply.status, name).toBe(404);
       expect(reply.body).toEqual({ detail: "Run file not found" });
     }
-    rmSync(join(server.videos.filesDirOf(runId), "data.bin"));
+    rmSync(join(server.fileStore.filesDirOf(runId), "data.bin"));
     const gone = await open(urlOf(files, "data.bin"));
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ detail: "Run file not found" });
@@ -277,7 +277,7 @@ describe("serving a file at its signed address", () => {
   it("never reads outside the run's folder: hostile names are a 404, signed or not", async () => {
     const { runId, files } = await runWithFiles();
     // A file beside the run's folder, which `..` would reach.
-    writeFileSync(join(server.videos.dir, "secret.txt"), "outside the run's folder");
+    writeFileSync(join(server.fileStore.dir, "secret.txt"), "outside the run's folder");
     const search = new URL(urlOf(files, "report.csv")).search;
     const hostile = [
       "..",

@@ -82,7 +82,7 @@ async function upload(
 
 /** What is in the uploads folder, temporary files included. */
 function uploadsOnDisk(): string[] {
-  return existsSync(server.videos.uploadsDir) ? readdirSync(server.videos.uploadsDir) : [];
+  return existsSync(server.fileStore.uploadsDir) ? readdirSync(server.fileStore.uploadsDir) : [];
 }
 
 function startRun(inputs: Record<string, unknown>, key = alice): Promise<Reply> {
@@ -103,10 +103,10 @@ describe("uploading a file", () => {
       sha256: createHash("sha256").update(bytes).digest("hex"),
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
-    const path = server.videos.uploadPathOf(file.id);
+    const path = server.fileStore.uploadPathOf(file.id);
     expect(new Uint8Array(readFileSync(path))).toEqual(bytes);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(statSync(server.videos.uploadsDir).mode & 0o777).toBe(0o700);
+    expect(statSync(server.fileStore.uploadsDir).mode & 0o777).toBe(0o700);
     expect(uploadsOnDisk().filter((name) => name.startsWith("."))).toEqual([]);
   });
 

@@ -209,7 +209,7 @@ describe("serving a video at its signed address", () => {
   it("answers 404 once the video is deleted, and the run reports no video any more", async () => {
     const runId = await recordedRun();
     const url = await videoUrl(runId);
-    rmSync(server.videos.find(runId) as string);
+    rmSync(server.fileStore.find(runId) as string);
     const reply = await openVideo(url);
     expect(reply.status).toBe(404);
     expect(reply.body).toEqual({ detail: "Run has no video" });

@@ -323,7 +323,7 @@ describe("worker shutdown", () => {
         logger: pino({ level: "silent" }),
         clock: systemClock,
         signals: new InProcessRunSignals(own.db.prisma, own.db.direct),
-        videos: own.videos,
+        fileStore: own.fileStore,
         chromium: {},
         browser: { user: "nobody", memoryLimitBytes: 1024 * 1024 * 1024 },
         network: () => ({}),

@@ -5,7 +5,7 @@ import type { InputDeclaration, NetworkPolicy, RunFile, RunFiles } from "@skillr
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import { FILE_ID_PATTERN } from "../domain/ids.js";
 import { PRIVATE_DIR_MODE } from "../private-files.js";
-import type { VideoStore } from "../videos/video-store.js";
+import type { FileStore } from "./file-store.js";
 import { FetchFailed, fetchUrlToFile } from "./fetch-url-file.js";
 import { fileInputKeys, isHttpUrl } from "./file-inputs.js";
 import { contentTypeFor } from "./media-type.js";
@@ -26,7 +26,7 @@ export interface FileInputValue {
 
 export interface FileInputDeps {
   uploads: UploadedFileRepository;
-  videos: VideoStore;
+  fileStore: FileStore;
   /** Where the run may connect: a URL input is fetched as the run's own requests are. */
   network: NetworkPolicy;
   /** Largest file a URL may give (FILE_MAX_BYTES). */
@@ -87,7 +87,7 @@ async function prepareOne(
     const upload = await deps.uploads.get(run.owner, value);
     if (upload === null) throw new Unusable(`the uploaded file ${value} no longer exists`);
     const file = await files.copy(
-      deps.videos.uploadPathOf(upload.id),
+      deps.fileStore.uploadPathOf(upload.id),
       upload.name,
       upload.content_type,
     );
@@ -95,7 +95,7 @@ async function prepareOne(
   }
   if (typeof value === "string" && isHttpUrl(value)) {
     // Fetched beside the run's files under a name no run file can have, then stored as one.
-    const dir = deps.videos.filesDirOf(run.id);
+    const dir = deps.fileStore.filesDirOf(run.id);
     await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const incoming = join(dir, `.incoming-${randomUUID()}`);
     try {

@@ -8,7 +8,7 @@ import type { UploadedFileRepository } from "../db/repositories/uploaded-files.j
 import type { Clock } from "../domain/clock.js";
 import { RUN_ID_PATTERN } from "../domain/ids.js";
 import { INCOMING_PREFIX } from "../http/upload-body.js";
-import type { VideoStore } from "../videos/video-store.js";
+import type { FileStore } from "./file-store.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Runs and uploads are looked up this many at a time.
@@ -37,7 +37,7 @@ export interface RetentionDeps {
   retention: RetentionRepository;
   runFiles: RunFileRepository;
   uploads: UploadedFileRepository;
-  videos: VideoStore;
+  fileStore: FileStore;
   clock: Clock;
   logger: Logger;
   /** RETENTION_DAYS: what is older is removed; 0 keeps everything. */
@@ -90,9 +90,9 @@ export class Retention {
   }
 
   private async sweepRuns(cutoff: Date, report: RetentionReport): Promise<void> {
-    const { videos, retention, runFiles } = this.deps;
+    const { fileStore, retention, runFiles } = this.deps;
     const entriesOf = new Map<string, string[]>();
-    for (const entry of await entries(videos.dir)) {
+    for (const entry of await entries(fileStore.dir)) {
       const match = RUN_ENTRY.exec(entry);
       const runId = match?.[1];
       if (runId === undefined || !RUN_ID_PATTERN.test(runId)) continue;
@@ -106,14 +106,14 @@ export class Retention {
         report.runs += 1;
         for (const entry of entriesOf.get(runId) ?? []) {
           if (entry.endsWith(".webm")) report.videos += 1;
-          report.bytes += await remove(join(videos.dir, entry));
+          report.bytes += await remove(join(fileStore.dir, entry));
         }
       }
     }
   }
 
   private async sweepUploads(cutoff: Date, report: RetentionReport): Promise<void> {
-    const { uploads, retention, videos } = this.deps;
+    const { uploads, retention, fileStore } = this.deps;
     const inUse = await retention.uploadsInUse();
     let after: { createdAt: Date; id: string } | undefined;
     for (;;) {
@@ -123,13 +123,13 @@ export class Retention {
       after = { createdAt: last.createdAt, id: last.id };
       const expired = batch.filter((upload) => !inUse.has(upload.id));
       report.uploads += await uploads.forget(expired.map((upload) => upload.id));
-      for (const upload of expired) report.bytes += await remove(videos.uploadPathOf(upload.id));
+      for (const upload of expired) report.bytes += await remove(fileStore.uploadPathOf(upload.id));
     }
   }
 
   /** Temporary files of uploads whose receiving process died. */
   private async sweepIncoming(before: number, report: RetentionReport): Promise<void> {
-    const dir = this.deps.videos.uploadsDir;
+    const dir = this.deps.fileStore.uploadsDir;
     for (const entry of await entries(dir)) {
       if (!entry.startsWith(INCOMING_PREFIX)) continue;
       const path = join(dir, entry);

@@ -14,8 +14,8 @@ import { operation } from "../http/operation.js";
 import type { Origin } from "../http/public-url.js";
 import { sendStoredFile } from "../http/send-stored-file.js";
 import { isStorableText } from "../http/storable-text.js";
-import type { VideoUrlSigner } from "../videos/signed-url.js";
-import type { VideoStore } from "../videos/video-store.js";
+import type { VideoUrlSigner } from "../files/signed-url.js";
+import type { FileStore } from "../files/file-store.js";
 
 /**
  * `GET /run/{id}/files` lists a run's files for its owner, each with a signed address;
@@ -24,12 +24,12 @@ import type { VideoStore } from "../videos/video-store.js";
  */
 export function runFilesRouter(deps: {
   runFiles: RunFileRepository;
-  videos: VideoStore;
+  fileStore: FileStore;
   signer: VideoUrlSigner;
   /** The base of the absolute links written for a request (see http/public-url.ts). */
   linkBase: (req: Origin) => string;
 }): Router {
-  const { runFiles, videos, signer } = deps;
+  const { runFiles, fileStore, signer } = deps;
   const router = express.Router();
 
   router.get(
@@ -56,7 +56,7 @@ export function runFilesRouter(deps: {
       if (verdict === "invalid") throw new FileLinkInvalid();
       if (verdict === "expired") throw new FileLinkExpired();
       const file = await runFiles.find(runId, name);
-      const path = videos.runFilePathOf(runId, name);
+      const path = fileStore.runFilePathOf(runId, name);
       if (file === null || path === null) throw new RunFileNotFound();
       const headers = {
         "Content-Type": servableContentType(file.content_type),

@@ -24,8 +24,8 @@ import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
 import type { Origin } from "../http/public-url.js";
 import { isStorableText } from "../http/storable-text.js";
-import type { VideoUrlSigner } from "../videos/signed-url.js";
-import type { VideoStore } from "../videos/video-store.js";
+import type { VideoUrlSigner } from "../files/signed-url.js";
+import type { FileStore } from "../files/file-store.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -36,13 +36,13 @@ export function runsRouter(deps: {
   skills: SkillRepository;
   /** For `file` inputs, which name uploads. */
   uploads: UploadedFileRepository;
-  videos: VideoStore;
+  fileStore: FileStore;
   signer: VideoUrlSigner;
   /** The base of the absolute links written for a request (see http/public-url.ts). */
   linkBase: (req: Origin) => string;
   inputLimits: InputLimits;
 }): Router {
-  const { runs, runEvents, skills, videos, signer } = deps;
+  const { runs, runEvents, skills, fileStore, signer } = deps;
   const router = express.Router();
   // An id the database could not hold names no run (and must not reach a query).
   router.param("id", (_req, _res, next, id: string) => {
@@ -51,7 +51,7 @@ export function runsRouter(deps: {
 
   /** The signed address of the run's video on the server this request reached; null without one. */
   function videoUrlOf(req: Origin, runId: string): string | null {
-    if (videos.find(runId) === null) return null;
+    if (fileStore.find(runId) === null) return null;
     return signer.urlFor(deps.linkBase(req), runId);
   }
 

@@ -8,12 +8,12 @@ import { contentTypeFor } from "../files/media-type.js";
 import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
 import { receivedFile } from "../http/upload-body.js";
-import type { VideoStore } from "../videos/video-store.js";
+import type { FileStore } from "../files/file-store.js";
 
 /** `POST /file`: keeps an uploaded file for the caller's runs' `file` inputs. */
 export function uploadsRouter(deps: {
   uploads: UploadedFileRepository;
-  videos: VideoStore;
+  fileStore: FileStore;
 }): Router {
   const router = express.Router();
 
@@ -29,7 +29,7 @@ export function uploadsRouter(deps: {
       }
       const id = newFileId();
       const name = sanitiseFileName(file.originalName);
-      const path = deps.videos.uploadPathOf(id);
+      const path = deps.fileStore.uploadPathOf(id);
       // In place first, then recorded: a row always has its bytes.
       await rename(file.path, path);
       try {

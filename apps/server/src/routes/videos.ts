@@ -2,14 +2,14 @@ import express, { type Router } from "express";
 import { VideoLinkExpired, VideoLinkInvalid, VideoNotFound } from "../domain/errors.js";
 import { operation } from "../http/operation.js";
 import { sendStoredFile } from "../http/send-stored-file.js";
-import type { VideoUrlSigner } from "../videos/signed-url.js";
-import type { VideoStore } from "../videos/video-store.js";
+import type { VideoUrlSigner } from "../files/signed-url.js";
+import type { FileStore } from "../files/file-store.js";
 
 /**
  * `GET /run/{id}/video`: the run's video for whoever holds a signed address from `video_url`.
  * No API key (the spec's `security: []`): the signature is the authorisation.
  */
-export function videosRouter(deps: { videos: VideoStore; signer: VideoUrlSigner }): Router {
+export function videosRouter(deps: { fileStore: FileStore; signer: VideoUrlSigner }): Router {
   const router = express.Router();
 
   router.get(
@@ -19,7 +19,7 @@ export function videosRouter(deps: { videos: VideoStore; signer: VideoUrlSigner 
       const verdict = deps.signer.verify(id, req.query.expires, req.query.signature);
       if (verdict === "invalid") throw new VideoLinkInvalid();
       if (verdict === "expired") throw new VideoLinkExpired();
-      const file = deps.videos.find(id);
+      const file = deps.fileStore.find(id);
       if (!file) throw new VideoNotFound();
       await sendStoredFile(res, file, { "Content-Type": "video/webm" }, () => new VideoNotFound());
     }),

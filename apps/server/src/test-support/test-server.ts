@@ -14,8 +14,8 @@ import { type Clock, systemClock } from "../domain/clock.js";
 import type { Repositories } from "../repositories.js";
 import { createRuntime } from "../runtime.js";
 import { skillRecordOf } from "../skills/import-skills.js";
-import { VideoUrlSigner } from "../videos/signed-url.js";
-import type { VideoStore } from "../videos/video-store.js";
+import { VideoUrlSigner } from "../files/signed-url.js";
+import type { FileStore } from "../files/file-store.js";
 import type { WebhookSenderOptions } from "../webhooks/webhook-sender.js";
 import type { Worker, WorkerOptions } from "../worker/worker.js";
 import { createTestDatabase } from "./test-database.js";
@@ -65,8 +65,8 @@ export interface TestServer {
   worker: Worker | undefined;
   /** The database's DATABASE_URL, for worker processes a test starts beside the server. */
   databaseUrl: string;
-  /** The video store, in a fresh folder (not created until a video is written). */
-  videos: VideoStore;
+  /** The file store (videos, run files, uploads), in a fresh folder (not created until a video is written). */
+  fileStore: FileStore;
   /** Creates an API key for `owner` and returns it. */
   keyFor(owner: string): Promise<string>;
   importSkills(owner: string, records: SkillRecord[]): Promise<void>;
@@ -144,7 +144,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     throw error;
   });
   const { url: origin = "" } = await runtime.start();
-  const { repos, videos } = runtime;
+  const { repos, fileStore } = runtime;
   const signer = new VideoUrlSigner(secret, ttl, clock);
   return {
     origin,
@@ -153,7 +153,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     repos,
     worker: runtime.worker,
     databaseUrl: database.url,
-    videos,
+    fileStore,
     keyFor: async (owner) => (await repos.apiKeys.create(owner)).key,
     importSkills: async (owner, records) => {
       await repos.skills.importAll(owner, records);
@@ -165,11 +165,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await repos.skills.importAll(owner, records);
     },
     putVideo: async (runId, bytes) => {
-      await writeFile(await videos.pathForWriting(runId), bytes);
+      await writeFile(await fileStore.pathForWriting(runId), bytes);
     },
     videoUrlFor: (runId) => signer.urlFor(origin, runId),
     putRunFile: async (runId, name, bytes, fileOptions = {}) => {
-      const dir = videos.filesDirOf(runId);
+      const dir = fileStore.filesDirOf(runId);
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, name), bytes);
       const file: RunFile = {

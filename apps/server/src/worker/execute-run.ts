@@ -24,7 +24,7 @@ import type { UploadedFileRepository } from "../db/repositories/uploaded-files.j
 import type { Clock } from "../domain/clock.js";
 import { FileInputFailed, prepareFileInputs } from "../files/prepare-file-inputs.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
-import type { VideoStore } from "../videos/video-store.js";
+import type { FileStore } from "../files/file-store.js";
 import type { BrowserSettings } from "./browser-settings.js";
 import { toRunEvent } from "./engine-events.js";
 import { EventBudget, type EventLimits } from "./event-limits.js";
@@ -41,8 +41,8 @@ export interface ExecuteRunDeps {
   /** The time every event and ending is stamped with. */
   clock: Clock;
   workerId: string;
-  /** Where browser runs' videos and screenshots are kept. */
-  videos: VideoStore;
+  /** Where browser runs' fileStore and screenshots are kept. */
+  fileStore: FileStore;
   /** Where Chromium is looked for (see findChromium). */
   chromium: ChromiumEnv;
   /** The processes the engine's work runs in. */
@@ -154,7 +154,7 @@ export async function executeRun(
 
   // A run claimed again (its worker was lost, or shut down) starts over without touching what
   // the earlier attempt left; the index of files lists the attempt under way.
-  const kept = await deps.videos.keepEarlierAttempt(run.id);
+  const kept = await deps.fileStore.keepEarlierAttempt(run.id);
   if (kept !== null) {
     await deps.files.runFiles.forget([run.id]);
     const message = `what an earlier attempt left is kept in the video store as ${kept}.webm and ${kept}-files/`;
@@ -162,20 +162,20 @@ export async function executeRun(
       budget.admit({ runId: run.id, at: clock.now(), type: "log", level: "info", message }),
     );
   }
-  const videoPath = await deps.videos.pathForWriting(run.id);
+  const videoPath = await deps.fileStore.pathForWriting(run.id);
   const started = now();
   // Stopped while the run is paused.
   const timeLimit = new TimeLimit(definition.timeoutMs, () =>
     control.abort(new RunStop("timeout")),
   );
-  const filesDir = deps.videos.filesDirOf(run.id);
+  const filesDir = deps.fileStore.filesDirOf(run.id);
   const fileIndex = new FileIndexWriter(deps.files.runFiles, run.id, log);
   // The run's file inputs become run files before its steps start, within its time limit.
   const inputFiles = createRunFiles({ dir: filesDir, now, onFile: (file) => fileIndex.push(file) });
   let inputs: Record<string, unknown>;
   try {
     inputs = await prepareFileInputs(
-      { ...deps.files, videos: deps.videos, network: deps.network },
+      { ...deps.files, fileStore: deps.fileStore, network: deps.network },
       { ...run, inputs: opened.inputs },
       definition.inputs,
       inputFiles,

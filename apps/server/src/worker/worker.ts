@@ -11,7 +11,7 @@ import type { RunExecutionRepository } from "../db/repositories/run-execution.js
 import type { Clock } from "../domain/clock.js";
 import type { Retention } from "../files/retention.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
-import type { VideoStore } from "../videos/video-store.js";
+import type { FileStore } from "../files/file-store.js";
 import type { BrowserSettings } from "./browser-settings.js";
 import { DEFAULT_EVENT_LIMITS, type EventLimits } from "./event-limits.js";
 import { executeRun, type WorkerFiles } from "./execute-run.js";
@@ -37,7 +37,7 @@ export interface WorkerOptions {
   limits: EngineLimits;
   /** How much of a run's step log is kept. */
   eventLimits: EventLimits;
-  /** How often the worker sweeps old videos and files (also once at its start). */
+  /** How often the worker sweeps old fileStore and files (also once at its start). */
   retentionIntervalMs: number;
 }
 
@@ -103,8 +103,8 @@ export class Worker {
       /** The time the runs' events and endings are stamped with. */
       clock: Clock;
       signals: RunSignals;
-      /** Where browser runs' videos and screenshots go. */
-      videos: VideoStore;
+      /** Where browser runs' fileStore and screenshots go. */
+      fileStore: FileStore;
       /** Where Chromium is looked for (see findChromium). */
       chromium: ChromiumEnv;
       /** As whom runs' browsers run, and how much memory each may use. */
@@ -115,7 +115,7 @@ export class Worker {
       secrets: RunSecrets;
       /** The index of runs' files, and the uploads their `file` inputs name. */
       files: WorkerFiles;
-      /** Removes old videos and files (RETENTION_DAYS); none: everything is kept. */
+      /** Removes old fileStore and files (RETENTION_DAYS); none: everything is kept. */
       retention?: Retention;
     },
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
@@ -261,7 +261,7 @@ export class Worker {
       }
       const control = new AbortController();
       const watch = new RunWatch();
-      const { execution, logger, clock, videos, chromium, browser, network, secrets, files } =
+      const { execution, logger, clock, fileStore, chromium, browser, network, secrets, files } =
         this.deps;
       const { limits, eventLimits, memoryMb } = this.options;
       const done = executeRun(
@@ -269,7 +269,7 @@ export class Worker {
           execution,
           logger,
           clock,
-          videos,
+          fileStore,
           chromium,
           browser,
           network: network(),

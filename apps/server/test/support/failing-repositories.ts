@@ -7,7 +7,7 @@ import type { SecretRepository } from "../../src/db/repositories/secrets.js";
 import type { SkillRepository } from "../../src/db/repositories/skills.js";
 import type { UploadedFileRepository } from "../../src/db/repositories/uploaded-files.js";
 import type { WebhookRepository } from "../../src/db/repositories/webhooks.js";
-import type { VideoStore } from "../../src/videos/video-store.js";
+import type { FileStore } from "../../src/files/file-store.js";
 
 /** The message of the failure the broken repositories throw; it must never reach a client. */
 export const FAILURE_MESSAGE = "SQLITE_IOERR: disk I/O error in /var/lib/skillrun/private.db";
@@ -75,7 +75,7 @@ const failAtOnce = (): never => {
   throw new Error(FAILURE_MESSAGE);
 };
 
-/** A VideoStore whose every lookup fails, as with its folder unreadable. */
+/** A FileStore whose every lookup fails, as with its folder unreadable. */
 export const failingVideos = {
   dir: "/var/lib/skillrun/videos",
   // Uploads are received into it before any repository is asked: a folder no one can create
@@ -88,7 +88,7 @@ export const failingVideos = {
   filesDirOf: failAtOnce,
   runFilePathOf: failAtOnce,
   uploadPathOf: failAtOnce,
-} satisfies Record<keyof VideoStore, unknown> as unknown as VideoStore;
+} satisfies Record<keyof FileStore, unknown> as unknown as FileStore;
 
 /** A RunFileRepository whose every method fails. */
 export const failingRunFiles = {

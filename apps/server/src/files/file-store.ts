@@ -9,13 +9,13 @@ import { PRIVATE_DIR_MODE } from "../private-files.js";
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
- * The store: a folder holding one `<run id>.webm` per recorded run, each run's files in
+ * The file store: one folder holding one `<run id>.webm` per recorded run, each run's files in
  * `<run id>-files/`, and the files uploaded for `file` inputs in `uploads/<file id>`. A run has a
  * video exactly when its file exists; the recorder writes it (completing it under another name
  * first), the API only reads it. Those names hold the run's last attempt: what an earlier
  * attempt left is kept beside them as `<run id>-attempt-<n>.webm` and `<run id>-attempt-<n>-files/`.
  */
-export class VideoStore {
+export class FileStore {
   readonly dir: string;
   /** The folder of uploaded files. */
   readonly uploadsDir: string;

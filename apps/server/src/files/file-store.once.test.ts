@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { VideoStore } from "./video-store.js";
+import { FileStore } from "./file-store.js";
 
 let dir: string;
 
@@ -14,14 +14,14 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("VideoStore", () => {
+describe("FileStore", () => {
   it("has no video for any run while its folder does not exist, and does not create it", () => {
-    const store = new VideoStore(join(dir, "videos"));
+    const store = new FileStore(join(dir, "videos"));
     expect(store.find("run_a")).toBeNull();
   });
 
   it("creates its folder when a video is to be written, and finds <run id>.webm once it exists", async () => {
-    const store = new VideoStore(join(dir, "nested", "videos"));
+    const store = new FileStore(join(dir, "nested", "videos"));
     const file = await store.pathForWriting("run_a");
     expect(file).toBe(join(dir, "nested", "videos", "run_a.webm"));
     expect(store.find("run_a")).toBeNull();
@@ -31,20 +31,20 @@ describe("VideoStore", () => {
   });
 
   it("does not take a folder for a video", () => {
-    const store = new VideoStore(dir);
+    const store = new FileStore(dir);
     mkdirSync(join(dir, "run_a.webm"));
     expect(store.find("run_a")).toBeNull();
   });
 
   it("never looks outside its folder for an id that is not a plain name", async () => {
-    const store = new VideoStore(join(dir, "videos"));
+    const store = new FileStore(join(dir, "videos"));
     writeFileSync(join(dir, "secret.webm"), "not a video");
     expect(store.find("../secret")).toBeNull();
     await expect(store.pathForWriting("../secret")).rejects.toThrow(/not a run id/);
   });
 
   it("moves what earlier attempts left aside, numbered in turn, and nothing when there was nothing", async () => {
-    const store = new VideoStore(dir);
+    const store = new FileStore(dir);
     expect(await store.keepEarlierAttempt("run_a")).toBeNull();
     writeFileSync(join(dir, "run_a.webm"), "first video");
     mkdirSync(join(dir, "run_a-files"));
