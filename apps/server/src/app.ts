@@ -11,20 +11,22 @@ import type { SecretRepository } from "./db/repositories/secrets.js";
 import type { SkillRepository } from "./db/repositories/skills.js";
 import type { UploadedFileRepository } from "./db/repositories/uploaded-files.js";
 import type { WebhookRepository } from "./db/repositories/webhooks.js";
+import { demoRouter } from "./demo/site.js";
 import type { Clock } from "./domain/clock.js";
 import { RouteNotFound } from "./domain/errors.js";
 import type { InputLimits } from "./domain/input-limits.js";
+import type { FileStore } from "./files/file-store.js";
+import { VideoUrlSigner } from "./files/signed-url.js";
 import { besideTheApi } from "./http/beside-the-api.js";
 import { keepBodyText } from "./http/body-text.js";
 import { dashboardRouter } from "./http/dashboard.js";
-import { demoRouter } from "./http/demo.js";
 import { docsRouter } from "./http/docs.js";
 import { refuseDotSegments } from "./http/dot-segments.js";
 import { errorHandler } from "./http/error-handler.js";
 import type { StreamOptions } from "./http/event-stream.js";
+import { pydanticQueryIntegers } from "./http/fastapi/query-integers.js";
 import { headAsGet } from "./http/head-as-get.js";
 import { linkBaseOf } from "./http/public-url.js";
-import { pydanticQueryIntegers } from "./http/query-integers.js";
 import { requestLogging } from "./http/request-logging.js";
 import { refuseUnstorableText } from "./http/storable-text.js";
 import { receiveUpload } from "./http/upload-body.js";
@@ -39,8 +41,6 @@ import { streamsRouter } from "./routes/streams.js";
 import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
 import { webhooksRouter } from "./routes/webhooks.js";
-import { VideoUrlSigner } from "./files/signed-url.js";
-import type { FileStore } from "./files/file-store.js";
 
 /** What the HTTP app is built from; main wiring and tests each supply their own. */
 export interface AppDeps {

@@ -11,7 +11,7 @@ export const paths = {
   openapi: join(root, "openapi.yaml"),
   skills: join(root, "skills"),
   /** The demo shop's static files (served at /demo/). */
-  demo: join(root, "apps", "server", "demo"),
+  demo: join(root, "apps", "server", "src", "demo", "shop"),
   /** The dashboard's static files as Vite builds them (served at /ui/). */
   dashboard: join(root, "apps", "dashboard", "dist"),
   migrations: (flavour: string) => join(root, "prisma", flavour, "migrations"),

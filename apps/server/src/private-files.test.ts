@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "./db/database.js";
-import { keptSigningSecret } from "./files/signing-secret.js";
 import { FileStore } from "./files/file-store.js";
+import { keptSigningSecret } from "./files/signing-secret.js";
 
 let root: string;
 // The usual umask (0o022) would leave files readable by all: the modes below are Skillrun's own.

@@ -10,7 +10,9 @@ import { type Database, openDatabase } from "./db/database.js";
 import { localDataDir } from "./db/database-url.js";
 import type { RunExecutionRepository } from "./db/repositories/run-execution.js";
 import { type Clock, systemClock } from "./domain/clock.js";
+import { FileStore } from "./files/file-store.js";
 import { Retention } from "./files/retention.js";
+import { keptSigningSecret } from "./files/signing-secret.js";
 import { answerClientError } from "./http/client-errors.js";
 import { serverUrlOf } from "./http/public-url.js";
 import { closeable, type ServerClosing } from "./http/server-closing.js";
@@ -19,8 +21,6 @@ import { createRepositories, type Repositories } from "./repositories.js";
 import { RunSecrets } from "./secrets/run-secrets.js";
 import { SecretBox } from "./secrets/secret-box.js";
 import { keptSecretsKey, parseSecretsKey } from "./secrets/secrets-key.js";
-import { keptSigningSecret } from "./files/signing-secret.js";
-import { FileStore } from "./files/file-store.js";
 import {
   DEFAULT_WEBHOOK_SENDER_OPTIONS,
   WebhookSender,

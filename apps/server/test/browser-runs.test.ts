@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { RunEvent, RunSession } from "../src/domain/api-types.js";
 import {
   formatAmount,
   INVOICES,
   invoicesCsv,
   PAGE_COUNT,
-} from "../src/http/demo/backoffice-invoice-data.js";
+} from "../src/demo/backoffice-invoice-data.js";
+import type { RunEvent, RunSession } from "../src/domain/api-types.js";
 import { paths } from "../src/paths.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call } from "./support/http.js";

@@ -1,6 +1,6 @@
 import { loadConfig } from "../config.js";
+import { DEMO_OWNER, prepareDemo } from "../demo/prepare-demo.js";
 import { createRuntime } from "../runtime.js";
-import { DEMO_OWNER, prepareDemo } from "./demo.js";
 import { stopOnSignal } from "./stop-on-signal.js";
 
 /**

@@ -5,9 +5,9 @@ import type { InputDeclaration, NetworkPolicy, RunFile, RunFiles } from "@skillr
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import { FILE_ID_PATTERN } from "../domain/ids.js";
 import { PRIVATE_DIR_MODE } from "../private-files.js";
-import type { FileStore } from "./file-store.js";
 import { FetchFailed, fetchUrlToFile } from "./fetch-url-file.js";
 import { fileInputKeys, isHttpUrl } from "./file-inputs.js";
+import type { FileStore } from "./file-store.js";
 import { contentTypeFor } from "./media-type.js";
 
 /** How long fetching one URL given for a file input may take. */

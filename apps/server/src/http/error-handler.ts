@@ -1,6 +1,10 @@
 import type { ErrorRequestHandler, Request } from "express";
 import { AppError, RequestInvalid } from "../domain/errors.js";
-import { fromBodyParserError, fromValidatorError, isValidatorError } from "./validation-issues.js";
+import {
+  fromBodyParserError,
+  fromValidatorError,
+  isValidatorError,
+} from "./fastapi/validation-issues.js";
 
 /**
  * The one place errors become responses, always in the contract's shapes: 422 with a list of

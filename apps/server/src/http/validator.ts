@@ -2,14 +2,14 @@ import type { RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { ApiKeyRepository } from "../db/repositories/api-keys.js";
 import { bearerAuth } from "./auth.js";
-import { cacheValidatorRouteMatchers } from "./route-matchers.js";
+import { cacheValidatorRouteMatchers } from "./library-patches/route-matchers.js";
+import { readMultipartAfterSecurity } from "./library-patches/validator-multipart.js";
 
 /**
  * express-openapi-validator over openapi.yaml: checks the bearer key (through `bearerAuth`),
  * then every request's path, query and body, and — when asked — every response. A multipart
  * body is read by `multipart` (see upload-body.ts), between the key check and the validation
- * of the body, instead of by the validator's own parser, which would keep any file whole in
- * memory with no limit.
+ * of the body (library-patches/validator-multipart.ts).
  */
 export function openApiValidator(options: {
   specPath: string;
@@ -37,9 +37,5 @@ export function openApiValidator(options: {
     // Unknown paths under /v1 are a 404 from the validator rather than a silent pass-through.
     ignoreUndocumented: false,
   }) as RequestHandler[];
-  // The validator's stages are named functions: metadata, security, request, response.
-  const security = middlewares.findIndex((handler) => handler.name === "securityMiddleware");
-  if (security < 0) throw new Error("express-openapi-validator has no security stage to follow");
-  middlewares.splice(security + 1, 0, options.multipart);
-  return middlewares;
+  return readMultipartAfterSecurity(middlewares, options.multipart);
 }

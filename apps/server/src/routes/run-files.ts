@@ -7,15 +7,15 @@ import {
   RunFileNotFound,
   RunNotFound,
 } from "../domain/errors.js";
+import type { FileStore } from "../files/file-store.js";
 import { servableContentType } from "../files/media-type.js";
+import type { VideoUrlSigner } from "../files/signed-url.js";
 import { ownerOf } from "../http/auth.js";
 import { attachment } from "../http/content-disposition.js";
 import { operation } from "../http/operation.js";
 import type { Origin } from "../http/public-url.js";
 import { sendStoredFile } from "../http/send-stored-file.js";
 import { isStorableText } from "../http/storable-text.js";
-import type { VideoUrlSigner } from "../files/signed-url.js";
-import type { FileStore } from "../files/file-store.js";
 
 /**
  * `GET /run/{id}/files` lists a run's files for its owner, each with a signed address;

@@ -20,12 +20,12 @@ import {
 import { type InputLimits, inputLimitIssue } from "../domain/input-limits.js";
 import { checkInputs } from "../domain/inputs.js";
 import { checkFileInputs } from "../files/file-inputs.js";
+import type { FileStore } from "../files/file-store.js";
+import type { VideoUrlSigner } from "../files/signed-url.js";
 import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
 import type { Origin } from "../http/public-url.js";
 import { isStorableText } from "../http/storable-text.js";
-import type { VideoUrlSigner } from "../files/signed-url.js";
-import type { FileStore } from "../files/file-store.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 

@@ -4,11 +4,11 @@ import express, { type Router } from "express";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import { RequestInvalid } from "../domain/errors.js";
 import { newFileId } from "../domain/ids.js";
+import type { FileStore } from "../files/file-store.js";
 import { contentTypeFor } from "../files/media-type.js";
 import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
 import { receivedFile } from "../http/upload-body.js";
-import type { FileStore } from "../files/file-store.js";
 
 /** `POST /file`: keeps an uploaded file for the caller's runs' `file` inputs. */
 export function uploadsRouter(deps: {

@@ -1,9 +1,9 @@
 import express, { type Router } from "express";
 import { VideoLinkExpired, VideoLinkInvalid, VideoNotFound } from "../domain/errors.js";
+import type { FileStore } from "../files/file-store.js";
+import type { VideoUrlSigner } from "../files/signed-url.js";
 import { operation } from "../http/operation.js";
 import { sendStoredFile } from "../http/send-stored-file.js";
-import type { VideoUrlSigner } from "../files/signed-url.js";
-import type { FileStore } from "../files/file-store.js";
 
 /**
  * `GET /run/{id}/video`: the run's video for whoever holds a signed address from `video_url`.

@@ -22,9 +22,9 @@ import type {
 import type { RunFileRepository } from "../db/repositories/run-files.js";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import type { Clock } from "../domain/clock.js";
+import type { FileStore } from "../files/file-store.js";
 import { FileInputFailed, prepareFileInputs } from "../files/prepare-file-inputs.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
-import type { FileStore } from "../files/file-store.js";
 import type { BrowserSettings } from "./browser-settings.js";
 import { toRunEvent } from "./engine-events.js";
 import { EventBudget, type EventLimits } from "./event-limits.js";

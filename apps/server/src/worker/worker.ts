@@ -9,9 +9,9 @@ import {
 import type { Logger } from "pino";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
+import type { FileStore } from "../files/file-store.js";
 import type { Retention } from "../files/retention.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
-import type { FileStore } from "../files/file-store.js";
 import type { BrowserSettings } from "./browser-settings.js";
 import { DEFAULT_EVENT_LIMITS, type EventLimits } from "./event-limits.js";
 import { executeRun, type WorkerFiles } from "./execute-run.js";

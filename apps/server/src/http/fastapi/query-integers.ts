@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import type { OpenApiRequestMetadata } from "express-openapi-validator/dist/framework/types.js";
-import { RequestInvalid, type ValidationIssue } from "../domain/errors.js";
+import { RequestInvalid, type ValidationIssue } from "../../domain/errors.js";
 
 // What Pydantic v2 reads as an integer from text: optional whitespace and sign, decimal digits,
 // and a fraction of zeros only ("100.0"). Not "1e2", "0x10", "Infinity" or "1.5", which the

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
-import type { Clock } from "../../domain/clock.js";
+import type { Clock } from "../domain/clock.js";
 import { BACKOFFICE } from "./backoffice-html.js";
 
 /** The cookie that carries a back office session's id. */

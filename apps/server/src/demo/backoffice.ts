@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Router } from "express";
-import type { Clock } from "../../domain/clock.js";
+import type { Clock } from "../domain/clock.js";
 import { BACKOFFICE, sendErrorPage } from "./backoffice-html.js";
 import { invoiceRoutes } from "./backoffice-invoices.js";
 import { loginRoutes, requireSession, sessionOf } from "./backoffice-login.js";

@@ -6,7 +6,7 @@ import {
   RequestInvalid,
   RouteNotFound,
   type ValidationIssue,
-} from "../domain/errors.js";
+} from "../../domain/errors.js";
 
 /** The error shape express-openapi-validator throws. */
 export interface ValidatorError {

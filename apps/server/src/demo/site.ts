@@ -1,6 +1,6 @@
 import express, { type Router } from "express";
 import type { Clock } from "../domain/clock.js";
-import { backofficeRouter } from "./demo/backoffice.js";
+import { backofficeRouter } from "./backoffice.js";
 
 /**
  * The demo site at /demo/: the shop (static pages in `demoDir`) and the back office (pages

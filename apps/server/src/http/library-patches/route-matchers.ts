@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 /**
  * express-openapi-validator finds a request's operation by compiling the `path-to-regexp` matcher
  * of every documented route anew on every request, until one matches: a quarter of the time of a
- * `GET /v1/run/{id}` went there (BENCHMARKS.md). Its fix (upstream pull request 1217, "cache
+ * `GET /v1/run/{id}` went there. Its fix (upstream pull request 1217, "cache
  * route matchers") is not released; until it is, the validator's `pathToRegexp` is replaced by
  * one that keeps what it compiled. A matcher depends only on the route and the options, and the
  * routes are the spec's few dozen, so the cache stays that small.

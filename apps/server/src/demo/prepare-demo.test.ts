@@ -1,6 +1,6 @@
 import type { SkillDefinition } from "@skillrun/engine";
 import { describe, expect, it } from "vitest";
-import { followServerAddress } from "./demo.js";
+import { followServerAddress } from "./prepare-demo.js";
 
 function skillWithDefaults(...defaults: unknown[]): SkillDefinition {
   return {
