@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { stepKind } from "../steps/registry.js";
 import { parseSkillDefinition } from "./parse.js";
 
-// A skill using much of the format (docs/skills.md): inputs with defaults, templates, browser and http steps.
+// Much of the format (docs/skills.md): inputs with defaults, templates, browser and http steps.
 const PRICE_CHECK = `id: skill_price_check
 name: Price check
 description: Reads the price of a product page
