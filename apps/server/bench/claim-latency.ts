@@ -1,4 +1,4 @@
-// How soon an idle worker on PostgreSQL claims a run after it is queued: the design's target is
+// How soon an idle worker on PostgreSQL claims a run after it is queued: the target is
 // 100 ms, met by LISTEN/NOTIFY rather than polling (the worker here polls every 10 s).
 // Needs PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 import { parseSkillDefinition } from "@skillrun/engine";

@@ -1,6 +1,6 @@
 // Worker threads or child processes for run isolation: the start-up of one host, 200 trivial runs
 // through 4 reused hosts, and the memory 4 idle hosts take. The figures are in
-// docs/architecture.md ("Execution: isolation").
+// docs/decisions/0027-run-processes-not-threads.md.
 import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

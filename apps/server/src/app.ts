@@ -94,10 +94,11 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
-  // No ETag on JSON answers: Express would hash every body (2–3 % of a request's time) and
-  // answer a matching If-None-Match with a 304 the contract does not declare for them. Only the
-  // function res.send hashes with goes: the "etag" setting stays on, because res.sendFile hands
-  // it to `send`, which gives the video and run files theirs (see send-stored-file.ts).
+  // No ETag on JSON answers: Express would hash every body, on every request, and answer a
+  // matching If-None-Match with a 304 the contract does not declare for them (see
+  // docs/decisions/0008-no-etag-on-json-answers.md). Only the function res.send hashes with
+  // goes: the "etag" setting stays on, because res.sendFile hands it to `send`, which gives the
+  // video and run files theirs (see send-stored-file.ts).
   app.set("etag fn", undefined);
   app.set("trust proxy", deps.config.trustProxy);
 

@@ -7,17 +7,14 @@ import { PRIVATE_UMASK } from "./private-files.js";
 // profile) is private to the service's user; see private-files.ts.
 process.umask(PRIVATE_UMASK);
 
-// Prisma's query compiler is WebAssembly (3 MB), compiled when the first query is made. V8 first
-// compiles it with its baseline compiler, Liftoff, then recompiles the hot functions with
-// TurboFan, whose compilation leaves the process about 70 MB larger for good (BENCHMARKS.md, "The
-// request path and memory"). The hot path's statements go to the driver directly
-// (db/direct-sql.ts), so Prisma's speed matters little; baseline code it is.
+// Memory, both flags: docs/decisions/0014-v8-memory-flags.md. Prisma's query compiler is
+// WebAssembly, compiled when the first query is made; V8's recompilation of its hot functions with
+// TurboFan leaves the process larger for good. The hot path's statements go to the driver directly
+// (db/direct-sql.ts), so Prisma's speed matters little; baseline code (Liftoff) it is.
 setFlagsFromString("--liftoff-only");
-// After each full collection V8 lets the old generation grow to up to four times what is live
-// before the next: under the API's load 110 MB held for 34 MB live, which it kept once the load
-// was over. 1.5 times keeps the server within 200 MB under load for a few more collections (the
-// p99 of GET /run/{id} 19 -> 23 ms, its throughput unchanged; BENCHMARKS.md, "The request path
-// and memory").
+// After each full collection V8 lets the old generation grow to up to four times what is live, and
+// keeps it once the load is over. 1.5 times keeps the server within its 200 MB target under load,
+// for a few more collections (a little on the API's p99, nothing on its throughput).
 setFlagsFromString("--heap-growing-percent=50");
 
 runCli(process.argv.slice(2)).then((code) => {

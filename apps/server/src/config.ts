@@ -174,7 +174,7 @@ const ConfigSchema = z.object({
       return /^\d+$/.test(text) ? Number(text) : text;
     }),
   // --- end of hostile requests ---
-  // --- Files (DESIGN.md "Files") ---
+  // --- Files (docs/operations.md "Files and retention") ---
   // Largest file `POST /v1/file` keeps, and largest an `http(s)` URL given for a `file` input may
   // be when the run fetches it; larger uploads are a 413, larger fetches fail the run at its start.
   FILE_MAX_BYTES: z.coerce

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from "../src/test-support/test-serve
 import { FAILURE_MESSAGE, failingRuns, failingSkills } from "./support/failing-repositories.js";
 import { type CallOptions, call, oversizedRunBody, skillRecord } from "./support/http.js";
 
-/** DESIGN.md "Errors — FastAPI's shapes exactly": every body asserted whole. */
+/** Errors in FastAPI's shapes exactly (docs/api.md "Errors"): every body asserted whole. */
 
 const NOT_AUTHENTICATED = { detail: "Not authenticated" };
 const RUN_NOT_FOUND = { detail: "Run not found" };

@@ -9,7 +9,7 @@ import { call } from "./support/http.js";
 import { RunClient } from "./support/runs.js";
 
 /**
- * `file` inputs at run time (DESIGN.md "Files"): when a worker starts the run, an uploaded file
+ * `file` inputs at run time (docs/api.md "Files"): when a worker starts the run, an uploaded file
  * is copied into the run's files and a URL is fetched into them through the run's network
  * policy; the steps see `{file, name, bytes, content_type, sha256}`, the run's inputs keep what
  * the client sent, and an input that cannot be had fails the run at its start, naming it.

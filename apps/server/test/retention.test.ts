@@ -8,7 +8,7 @@ import { call, skillRecord } from "./support/http.js";
 import { VIDEO_BYTES } from "./support/videos.js";
 
 /**
- * RETENTION_DAYS (DESIGN.md "Files"): the videos and files of runs ended longer ago, and uploads
+ * RETENTION_DAYS (docs/operations.md): the videos and files of runs ended longer ago, and uploads
  * older than that which no queued or running run names, are removed, with one log line; what is
  * recent or still in use stays. Time is an injected clock.
  */

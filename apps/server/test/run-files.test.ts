@@ -8,7 +8,7 @@ import { type CallOptions, call, type Reply, rawRequest, skillRecord } from "./s
 import { tampered, withQuery } from "./support/videos.js";
 
 /**
- * A run's files (DESIGN.md "Files"): the owner lists them with signed, expiring addresses, and
+ * A run's files (docs/api.md "Files"): the owner lists them with signed, expiring addresses, and
  * whoever holds an address gets the exact bytes, with their content type, as an attachment, in
  * ranges; names that are not a run file's, other owners and forged addresses get nothing.
  */

@@ -12,9 +12,9 @@ import { startTestServer, type TestServer } from "../src/test-support/test-serve
 import { skillRecord } from "./support/http.js";
 
 /**
- * Every move of DESIGN.md's state machine through the operations that make it, from every
- * state: the legal ones happen (with end_time exactly when the run ends), the others change
- * nothing. The runs are put in each state directly in the database.
+ * Every move of the run state machine (docs/api.md "Runs: states") through the operations that
+ * make it, from every state: the legal ones happen (with end_time exactly when the run ends), the
+ * others change nothing. The runs are put in each state directly in the database.
  */
 
 const WORKER = "worker-a";

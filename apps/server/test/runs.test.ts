@@ -12,7 +12,7 @@ import {
 } from "./support/http.js";
 import { spec, specText } from "./support/spec.js";
 
-/** Run semantics (DESIGN.md "The contract", "Runs: the state machine") and the service's edges. */
+/** Run semantics (openapi.yaml, docs/api.md "Runs: states") and the service's edges. */
 
 let server: TestServer;
 let alice: string;

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from "../src/test-support/test-serve
 import { call, type Reply, skillRecord } from "./support/http.js";
 
 /**
- * `POST /v1/file` (DESIGN.md "Files"): an owner's upload kept for runs' `file` inputs, limited in
+ * `POST /v1/file` (docs/api.md "Files"): an owner's upload kept for runs' `file` inputs, limited in
  * size, and what `POST /v1/run/` accepts for a `file` input: an upload id of the same owner or an
  * http(s) URL.
  */

@@ -6,7 +6,7 @@ import { type CallOptions, call, type Reply, skillRecord } from "./support/http.
 import { tampered, VIDEO_BYTES, withQuery } from "./support/videos.js";
 
 /**
- * Run videos (DESIGN.md "The contract", "Browser and video"): the video store, the signed,
+ * Run videos (docs/decisions/0032-run-files-behind-signed-addresses.md): the store, the signed,
  * expiring addresses of `video_url`, and serving the video to a browser without an API key.
  */
 

@@ -11,7 +11,7 @@ import { Worker } from "../src/worker/worker.js";
 import { call } from "./support/http.js";
 import { RunClient, typesOf } from "./support/runs.js";
 
-/** The in-process worker: runs really run, end as DESIGN.md's state machine says, and log why. */
+/** The in-process worker: runs really run, end as the run state machine says, and log why. */
 
 const GREET = `
 id: skill_greet

@@ -18,7 +18,7 @@ describe("the run state machine", () => {
     expect(STORED_RUN_STATES.filter(isTerminal)).toEqual(["finish", "reset", "cancel", "timeout"]);
   });
 
-  it("allows exactly the moves of the design", () => {
+  it("allows exactly the moves docs/api.md lists", () => {
     const moves = STORED_RUN_STATES.flatMap((from) =>
       STORED_RUN_STATES.filter((to) => canTransition(from, to)).map(
         (to) => `${from ?? "queued"}→${to ?? "queued"}`,

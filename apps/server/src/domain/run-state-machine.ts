@@ -12,7 +12,7 @@ export const TERMINAL_STATES = [
 ] as const satisfies RunState[];
 
 /**
- * Every legal move, from → to (DESIGN.md "Runs: the state machine"). `null` is the queue:
+ * Every legal move, from → to (docs/api.md "Runs: states"). `null` is the queue:
  * a worker claims a queued run (→ play) and gives it back (→ null) when it shuts down or is
  * found dead. `editing` is never entered by a worker; like every unfinished run it can be
  * cancelled. Anything not listed here is refused.

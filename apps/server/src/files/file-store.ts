@@ -96,7 +96,8 @@ export class FileStore {
 
 // Synchronous and without an error for a missing file: every run asks for three files that are
 // almost never there, and an ENOENT error with its stack cost more than the rest of a trivial
-// run's bookkeeping (BENCHMARKS.md). A stat of a local folder does not block for long.
+// run's bookkeeping (docs/decisions/0016-no-errors-for-missing-files.md). A stat of a local
+// folder does not block for long.
 function exists(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false }) !== undefined;
 }

@@ -6,9 +6,8 @@ const API_PATH = /^\/v1(?:\/|$)/i;
 /**
  * The site served beside the API (the docs, the demo, the dashboard) as one stage that a request
  * to the API passes at once. None of their routes is under /v1, so skipping them changes no
- * answer; matched one by one, their dozen routes and static folders were a sixth of Express's
- * routing work on every API request (the router's own time in a `GET /v1/run/{id}`'s profile:
- * 10.1 % of it before, 8.3 % after; BENCHMARKS.md, "The run list's own work").
+ * answer, and matching their dozen routes and static folders one by one is a good part of
+ * Express's routing work on every API request (docs/decisions/0005-site-beside-the-api.md).
  */
 export function besideTheApi(...routers: Router[]): RequestHandler {
   const site = express.Router();

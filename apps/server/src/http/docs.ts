@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-// The assets' folder only: the package's index would load and run Swagger UI's 1.5 MB browser
-// bundle in the server, for nothing (tens of MB of the server's memory).
+// The assets' folder only: the package's index would load and run Swagger UI's browser bundle in
+// the server, for nothing (docs/decisions/0015-load-only-what-the-server-runs.md).
 import { createRequire } from "node:module";
 import express, { type Router } from "express";
 

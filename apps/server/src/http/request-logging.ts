@@ -22,10 +22,10 @@ const ACCEPTABLE_REQUEST_ID = /^[\w.:-]{1,128}$/;
  * (method, address, status, size, time, client), at `warn` for a 4xx, `error` for a 5xx; a
  * request its client left before the answer was complete says "request aborted".
  *
- * Written here rather than with pino-http, which the server used first: pino-http serializes the
- * whole request into a child logger on arrival and keeps three listeners and two loggers per
- * request, which cost a fifth of what the API serves (BENCHMARKS.md, "The request path and
- * memory"); this one builds one child and one line. Logging a chosen list of fields also keeps
+ * Written here rather than with pino-http, which serializes the whole request into a child logger
+ * on arrival and keeps three listeners and two loggers per request, a large share of a simple
+ * request's cost (docs/decisions/0006-own-access-log-middleware.md); this one builds one child
+ * and one line. Logging a chosen list of fields also keeps
  * credentials out by construction: the `Authorization`, `Cookie` and `X-API-Key` headers and the
  * demo back office's `Set-Cookie` are never read, and the address's credential parameters are
  * redacted (log-redaction.ts).

@@ -32,7 +32,7 @@ export interface WebhookSenderDeps {
 export interface WebhookSenderOptions {
   /** How often the sender looks for due deliveries. */
   pollMs: number;
-  /** How long an attempt may take before it counts as failed (the design's 10 s). */
+  /** How long an attempt may take before it counts as failed; well under `leaseMs`. */
   timeoutMs: number;
   /** How long a taken delivery is held: longer than an attempt, so only a lost sender loses it. */
   leaseMs: number;

@@ -1,6 +1,6 @@
 /**
  * Playwright's timeouts, told apart by name (`TimeoutError`, as Playwright names them) rather than
- * by its class: importing playwright-core for the class would load it (some 80 MB) into every
+ * by its class: importing playwright-core for the class would load all of it into every
  * process that loads the engine, the API server's included, which never drives a browser. It is
  * loaded where a browser is launched (chromium-session.ts).
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { stepKind } from "../steps/registry.js";
 import { parseSkillDefinition } from "./parse.js";
 
-// The example from DESIGN.md, "Skills: definition format".
+// Much of the format (docs/skills.md): inputs with defaults, templates, browser and http steps.
 const PRICE_CHECK = `id: skill_price_check
 name: Price check
 description: Reads the price of a product page
@@ -25,7 +25,7 @@ steps:
 `;
 
 describe("parseSkillDefinition", () => {
-  it("parses the design example and fills in input ids, required and timeoutMs", () => {
+  it("parses a full example and fills in input ids, required and timeoutMs", () => {
     expect(parseSkillDefinition(PRICE_CHECK, "price-check.yaml")).toEqual({
       id: "skill_price_check",
       name: "Price check",

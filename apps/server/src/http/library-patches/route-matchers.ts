@@ -2,11 +2,11 @@ import { createRequire } from "node:module";
 
 /**
  * express-openapi-validator finds a request's operation by compiling the `path-to-regexp` matcher
- * of every documented route anew on every request, until one matches: a quarter of the time of a
- * `GET /v1/run/{id}` went there. Its fix (upstream pull request 1217, "cache
- * route matchers") is not released; until it is, the validator's `pathToRegexp` is replaced by
- * one that keeps what it compiled. A matcher depends only on the route and the options, and the
- * routes are the spec's few dozen, so the cache stays that small.
+ * of every documented route anew on every request, until one matches: a cost every API request
+ * pays (docs/decisions/0004-validator-route-matcher-cache.md). Its fix (upstream pull request
+ * 1217, "cache route matchers") is not released; until it is, the validator's `pathToRegexp` is
+ * replaced by one that keeps what it compiled. A matcher depends only on the route and the
+ * options, and the routes are the spec's few dozen, so the cache stays that small.
  *
  * Called once, before the validator is built. When a release brings the fix, delete this file.
  */
