@@ -1,7 +1,10 @@
+import { createSocket, type Socket } from "node:dgram";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NetworkPolicy } from "../network/policy.js";
+import { CHROMIUM_FLAGS } from "./chromium-session.js";
+import { findChromium } from "./find-chromium.js";
 import { runSkill } from "./test-support/run-skill.js";
 import { testBrowser } from "./test-support/test-browser.js";
 
@@ -44,6 +47,36 @@ function page(port: number): string {
 </script>`;
 }
 
+/**
+ * A page that asks for a connection over UDP to a STUN and a TURN server at a loopback address,
+ * as a page can with WebRTC, and says when it has gathered its candidates.
+ */
+function webrtcPage(port: number): string {
+  return `<!doctype html><title>Over UDP</title>
+<script>
+  const peer = new RTCPeerConnection({ iceServers: [
+    { urls: "stun:127.0.0.1:${port}" },
+    { urls: "turn:127.0.0.1:${port}?transport=udp", username: "u", credential: "p" },
+  ] });
+  peer.createDataChannel("probe");
+  const done = () => {
+    if (document.getElementById("done")) return;
+    const out = document.createElement("p");
+    out.id = "done";
+    out.textContent = "gathered";
+    document.body.append(out);
+  };
+  peer.onicegatheringstatechange = () => { if (peer.iceGatheringState === "complete") done(); };
+  peer.createOffer().then((offer) => peer.setLocalDescription(offer));
+  setTimeout(done, 5000);
+</script>`;
+}
+
+/** Counts every datagram sent to it: what WebRTC must not reach past the guard. */
+let udp: Socket;
+let udpPort: number;
+let datagrams = 0;
+
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
@@ -61,12 +94,21 @@ beforeAll(async () => {
     const url = new URL(request.url ?? "/", "http://x");
     const to = url.searchParams.get("to");
     if (to !== null) response.writeHead(302, { location: to }).end();
+    else if (url.pathname === "/webrtc")
+      response.writeHead(200, { "content-type": "text/html" }).end(webrtcPage(udpPort));
     else response.writeHead(200, { "content-type": "text/html" }).end(page(secretPort));
   });
   sitePort = await listen(site);
+  udp = createSocket("udp4");
+  udp.on("message", () => {
+    datagrams += 1;
+  });
+  await new Promise<void>((resolve) => udp.bind(0, "127.0.0.1", resolve));
+  udpPort = udp.address().port;
 });
 
 afterAll(async () => {
+  udp.close();
   for (const server of [secret, site]) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -144,5 +186,33 @@ describe("the browser under the network policy", () => {
         `GET http://127.0.0.1:${secretPort}/pixel.png refused: 127.0.0.1 is a loopback address`,
       ]),
     );
+  });
+
+  it("keeps WebRTC from sending UDP to an address the guard refuses (STUN, TURN over UDP)", async () => {
+    // Without the guard's flags the page reaches the listener: the page really tries.
+    const { chromium } = await import("playwright-core");
+    const bare = await chromium.launch({
+      executablePath: findChromium(process.env),
+      headless: true,
+      chromiumSandbox: false,
+      args: [...CHROMIUM_FLAGS],
+    });
+    try {
+      const page = await bare.newPage();
+      await page.goto(`http://127.0.0.1:${sitePort}/webrtc`);
+      await page.waitForSelector("#done");
+      await expect.poll(() => datagrams, { timeout: 5000 }).toBeGreaterThan(0);
+    } finally {
+      await bare.close();
+    }
+
+    const before = datagrams;
+    const steps = `- goto: "{{ inputs.base }}/webrtc"
+- wait_for: { selector: "#done" }
+  timeout: 10s
+`;
+    const guarded = await browse(steps, { allowedHosts: [`127.0.0.1:${sitePort}`] });
+    expect(guarded.result).toMatchObject({ outcome: "finished" });
+    expect(datagrams).toBe(before);
   });
 });

@@ -69,8 +69,11 @@ export async function startGuardedProxy(
       `--proxy-server=${url}`,
       // Chromium sends loopback addresses past any proxy unless told not to.
       "--proxy-bypass-list=<-loopback>",
-      // WebRTC would otherwise send UDP past the proxy.
+      // WebRTC would otherwise send UDP past the proxy (STUN and TURN servers a page names, at
+      // any address): only connections through the proxy, which carries no UDP. Chromium reads
+      // the policy from the second switch; the first, its older name, is kept for older builds.
       "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+      "--webrtc-ip-handling-policy=disable_non_proxied_udp",
     ],
     close() {
       for (const socket of sockets) socket.destroy();
