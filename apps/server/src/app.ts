@@ -41,6 +41,7 @@ import { streamsRouter } from "./routes/streams.js";
 import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
 import { webhooksRouter } from "./routes/webhooks.js";
+import { SkillChecker } from "./skills/skill-checker.js";
 
 /** What the HTTP app is built from; main wiring and tests each supply their own. */
 export interface AppDeps {
@@ -72,6 +73,8 @@ export interface AppDeps {
   serverUrl: () => string;
   config: {
     bodyLimitBytes: number;
+    /** How long checking a skill definition sent to the API may take (SKILL_CHECK_BUDGET_MS). */
+    skillCheckBudgetMs: number;
     validateResponses: boolean;
     publicUrl: string | undefined;
     /** Express's `trust proxy` setting (TRUST_PROXY). */
@@ -86,6 +89,8 @@ export interface AppDeps {
   };
   /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
   shutdown: AbortSignal;
+  /** Checks skill definitions sent to the API; one over config.skillCheckBudgetMs by default. */
+  skillChecker?: SkillChecker;
   /** What wakes live streams (RunSignals.onStreamWake). */
   streamWakes: (listener: (key: string) => void) => () => void;
 }
@@ -198,7 +203,9 @@ export function createApp(deps: AppDeps): Express {
     runFilesRouter({ runFiles: deps.runFiles, fileStore: deps.fileStore, signer, linkBase }),
   );
   app.use("/v1", uploadsRouter({ uploads: deps.uploads, fileStore: deps.fileStore }));
-  app.use("/v1", skillsRouter(deps.skills));
+  const skillChecker = deps.skillChecker ?? new SkillChecker(deps.config.skillCheckBudgetMs);
+  deps.shutdown.addEventListener("abort", () => void skillChecker.close(), { once: true });
+  app.use("/v1", skillsRouter(deps.skills, skillChecker));
   app.use("/v1", secretsRouter(deps.secrets));
   app.use("/v1", webhooksRouter({ webhooks: deps.webhooks, network: deps.network }));
 

@@ -46,6 +46,9 @@ const ConfigSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
+  // How long checking one skill definition sent to the API (PUT, validate) may take, in
+  // milliseconds, on a thread of its own; past it the request is a 422 "too complex".
+  SKILL_CHECK_BUDGET_MS: z.coerce.number().int().min(10).max(60_000).default(10_000),
   // Runs the worker of `skillrun serve` executes at once; 0 leaves execution to `skillrun worker`
   // processes. `skillrun worker` takes it too (at least 1 there).
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(256).default(4),

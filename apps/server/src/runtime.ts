@@ -195,6 +195,7 @@ export async function createRuntime(
       serverUrl: () => boundUrl ?? serverUrlOf(config.HOST, config.PORT),
       config: {
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
+        skillCheckBudgetMs: config.SKILL_CHECK_BUDGET_MS,
         validateResponses: config.VALIDATE_RESPONSES,
         publicUrl: config.PUBLIC_URL,
         trustProxy: config.TRUST_PROXY,

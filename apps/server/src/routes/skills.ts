@@ -7,9 +7,10 @@ import { operation } from "../http/operation.js";
 import { isStorableText } from "../http/storable-text.js";
 import { skillRecordOf } from "../skills/import-skills.js";
 import { checkedSkillBody, storeSkill } from "../skills/skill-body.js";
+import type { SkillChecker } from "../skills/skill-checker.js";
 
 /** The skill operations of openapi.yaml. */
-export function skillsRouter(skills: SkillRepository): Router {
+export function skillsRouter(skills: SkillRepository, checker: SkillChecker): Router {
   const router = express.Router();
   // An id the database could not hold names no skill (and must not reach a query).
   router.param("id", (_req, _res, next, id: string) => {
@@ -28,7 +29,8 @@ export function skillsRouter(skills: SkillRepository): Router {
     "/skill/validate",
     operation("validateSkill", async (req, res) => {
       const owner = ownerOf(req);
-      const { definition } = await checkedSkillBody(
+      const definition = await checkedSkillBody(
+        checker,
         skills,
         owner,
         req.body,
@@ -44,8 +46,15 @@ export function skillsRouter(skills: SkillRepository): Router {
     "/skill/:id",
     operation("putSkill", async (req, res) => {
       const owner = ownerOf(req);
-      const source = await checkedSkillBody(skills, owner, req.body, req.params.id, bodyText(req));
-      const outcome = await storeSkill(skills, owner, source);
+      const definition = await checkedSkillBody(
+        checker,
+        skills,
+        owner,
+        req.body,
+        req.params.id,
+        bodyText(req),
+      );
+      const outcome = await storeSkill(skills, owner, definition);
       const skill = await skills.get(owner, req.params.id);
       if (!skill) throw new SkillNotFound();
       res.status(outcome === "created" ? 201 : 200).json(skill);

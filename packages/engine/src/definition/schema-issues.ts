@@ -112,7 +112,7 @@ function typeMessage(types: string[], parent: Record<string, unknown>, data: unk
 function patternMessage(pattern: string, text: string): string {
   if (pattern === DURATION_PATTERN.source) return notADurationMessage(text);
   if (pattern === IDENTIFIER_PATTERN.source) {
-    return `${quote(text)} is not a valid name (use letters, digits and _, not starting with a digit)`;
+    return `${quote(text)} is not a valid name (use 1 to 128 letters, digits and _, not starting with a digit)`;
   }
   if (pattern === SKILL_ID_PATTERN.source) {
     return `${quote(text)} is not a valid skill id (use 1 to 128 letters, digits, _, . or -)`;
