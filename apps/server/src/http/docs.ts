@@ -2,7 +2,29 @@ import { readFileSync } from "node:fs";
 // The assets' folder only: the package's index would load and run Swagger UI's browser bundle in
 // the server, for nothing (docs/decisions/0015-load-only-what-the-server-runs.md).
 import { createRequire } from "node:module";
-import express, { type Router } from "express";
+import express, { type Response, type Router } from "express";
+
+/**
+ * What the reference's pages may load: the server's own scripts and the spec. Swagger UI sets
+ * inline styles on its elements, so styles may be inline; scripts may not. No frames.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+function secure(res: Response): void {
+  res.set("Content-Security-Policy", DOCS_CSP);
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("Referrer-Policy", "no-referrer");
+}
 
 const page = `<!doctype html>
 <html lang="en">
@@ -22,7 +44,9 @@ const page = `<!doctype html>
 const init = `window.ui = SwaggerUIBundle({
   url: "/openapi.yaml",
   dom_id: "#reference",
-  persistAuthorization: true,
+  // A key typed into the reference stays in that page only: kept in localStorage it would outlive
+  // the tab on an origin the dashboard shares.
+  persistAuthorization: false,
   tryItOutEnabled: true,
 });`;
 
@@ -34,15 +58,21 @@ export function docsRouter(specPath: string): Router {
   const spec = readFileSync(specPath, "utf8");
   const router = express.Router();
   router.get("/openapi.yaml", (_req, res) => {
+    secure(res);
     res.type("application/yaml").send(spec);
   });
   router.get(["/docs", "/docs/"], (_req, res) => {
+    secure(res);
     res.type("html").send(page);
   });
   router.get("/docs/init.js", (_req, res) => {
+    secure(res);
     res.type("application/javascript").send(init);
   });
-  router.use("/docs/assets", express.static(swaggerUiDir(), { index: false }));
+  router.use(
+    "/docs/assets",
+    express.static(swaggerUiDir(), { index: false, setHeaders: (res) => secure(res) }),
+  );
   return router;
 }
 

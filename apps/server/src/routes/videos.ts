@@ -21,7 +21,13 @@ export function videosRouter(deps: { fileStore: FileStore; signer: VideoUrlSigne
       if (verdict === "expired") throw new VideoLinkExpired();
       const file = deps.fileStore.find(id);
       if (!file) throw new VideoNotFound();
-      await sendStoredFile(res, file, { "Content-Type": "video/webm" }, () => new VideoNotFound());
+      // As a run file's: browsers neither sniff it into something else nor run it as this site.
+      const headers = {
+        "Content-Type": "video/webm",
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+      };
+      await sendStoredFile(res, file, headers, () => new VideoNotFound());
     }),
   );
 
