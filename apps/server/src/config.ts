@@ -75,7 +75,7 @@ const ConfigSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
-  // Largest response body an `http` step reads (bytes) when the step sets no `max_bytes`; past it
+  // Largest response body an `http` step reads into memory (bytes); a step's `max_bytes` only lowers it; past it
   // the read stops and the step fails.
   RUN_HTTP_RESPONSE_MAX_BYTES: z.coerce
     .number()

@@ -2,7 +2,7 @@
 export interface EngineLimits {
   /** Largest the run's `data` may grow, serialized as JSON (UTF-8 bytes). */
   dataBytes: number;
-  /** Largest response body an `http` step reads when the step sets no `max_bytes`. */
+  /** Largest response body an `http` step reads into memory; a step's `max_bytes` only lowers it. */
   httpResponseBytes: number;
   /**
    * Largest file a step fetches into the run's files: a download, an `http` body saved with

@@ -387,6 +387,21 @@ describe("the http step's body limit", () => {
     },
   );
 
+  it("keeps max_bytes within the run's limit: a step cannot lift it", async () => {
+    const over = await run(
+      `  - http: { url: "{{ inputs.base }}/big-chunked", max_bytes: 999999999999 }\n`,
+      {},
+      undefined,
+      LOCAL_TEST_NETWORK,
+      { limits: { httpResponseBytes: 1000 } },
+    );
+    expect(failure(over.result)).toMatch(
+      new RegExp(
+        `^GET ${base}/big-chunked: the response body is more than 1000 bytes, over the limit of 1000 bytes \\(1000 bytes\\); the most a run reads into memory; save_to_file keeps a larger body as a run file$`,
+      ),
+    );
+  });
+
   it("reads a body within max_bytes whole", async () => {
     const { result } = await run(
       `  - id: get\n    http: { url: "{{ inputs.base }}/big-chunked", max_bytes: 3000 }\n  - set: { n: "{{ $length(steps.get.body) }}" }\n`,

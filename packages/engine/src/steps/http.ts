@@ -34,7 +34,7 @@ export interface HttpRequest {
   /** The `data` key that receives the response. */
   save_as?: string;
   timeout?: string;
-  /** Largest response body read, in bytes; the run's limit (10 MB by default) when absent. */
+  /** Largest response body read, in bytes; at most the run's limit (10 MB by default), the default. */
   max_bytes?: number;
   /** `browser`: sends the run's browser's cookies for each address asked. */
   cookies?: "browser";
@@ -77,7 +77,7 @@ export const httpStep = defineStepKind<HttpRequest>({
         type: "integer",
         minimum: 1,
         description:
-          "Largest response body read, in bytes; past it the step fails. 10 MB by default; with save_to_file, the run's file limit (100 MB by default) at most.",
+          "Largest response body read, in bytes; past it the step fails. At most the run's limit (10 MB by default), which is also the default; with save_to_file, at most the run's file limit (100 MB by default).",
       },
       cookies: {
         enum: ["browser"],
@@ -180,8 +180,15 @@ async function answer(
     checkStatus(response.status, accepted, answered, await readExcerpt(response));
   }
   if (saveTo === undefined) {
-    const limit = action.max_bytes ?? context.limits.httpResponseBytes;
-    return responseResult(response, await readBodyText(response, limit, answered), answered);
+    // The run's limit is a ceiling: a body read into data is held in memory, so a step may ask
+    // for less, never for more.
+    const ceiling = context.limits.httpResponseBytes;
+    const limit = Math.min(action.max_bytes ?? ceiling, ceiling);
+    const more =
+      limit < ceiling
+        ? "set max_bytes on the step to read more"
+        : "the most a run reads into memory; save_to_file keeps a larger body as a run file";
+    return responseResult(response, await readBodyText(response, limit, answered, more), answered);
   }
   const fileLimit = Math.min(
     action.max_bytes ?? Number.POSITIVE_INFINITY,

@@ -13,10 +13,12 @@ export async function readBodyText(
   response: Response,
   maxBytes: number,
   target: string,
+  /** What the failure adds after the limit: how to read more, or why not. */
+  more: string,
 ): Promise<string> {
   const tooLarge = (bytes: string) =>
     new BodyTooLarge(
-      `${target}: the response body is ${bytes}, over the limit of ${formatBytes(maxBytes)} (${maxBytes} bytes); set max_bytes on the step to read more`,
+      `${target}: the response body is ${bytes}, over the limit of ${formatBytes(maxBytes)} (${maxBytes} bytes); ${more}`,
     );
   const chunks: Uint8Array[] = [];
   for await (const chunk of limitedBody(response, maxBytes, tooLarge)) chunks.push(chunk);
