@@ -75,8 +75,8 @@ const ConfigSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
-  // Largest response body an `http` step reads into memory (bytes); a step's `max_bytes` only lowers it; past it
-  // the read stops and the step fails.
+  // Largest response body an `http` step reads into memory (bytes); a step's `max_bytes` only
+  // lowers it. Past it the read stops and the step fails.
   RUN_HTTP_RESPONSE_MAX_BYTES: z.coerce
     .number()
     .int()
