@@ -1085,6 +1085,94 @@ const table: Table = {
     "500": failing((ctx) => uploadFile(ctx.broken.origin, ctx.brokenKey, FILE_BYTES)),
   },
 
+  deleteFile: {
+    "204": [
+      {
+        name: "an upload of the caller's that no run names",
+        send: async (ctx) => {
+          const file = (await uploadFile(ctx.main.origin, ctx.alice, FILE_BYTES)).body as {
+            id: string;
+          };
+          return call(ctx.main.origin, "DELETE", `/v1/file/${file.id}`, { key: ctx.alice });
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "DELETE", "/v1/file/file_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80", {
+        key,
+      }),
+    ),
+    "404": [
+      {
+        name: "an unknown id",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", "/v1/file/file_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80", {
+            key: ctx.alice,
+          }),
+      },
+      {
+        name: "another owner's upload",
+        send: async (ctx) => {
+          const file = (await uploadFile(ctx.main.origin, ctx.bob, FILE_BYTES)).body as {
+            id: string;
+          };
+          return call(ctx.main.origin, "DELETE", `/v1/file/${file.id}`, { key: ctx.alice });
+        },
+      },
+    ],
+    "409": [
+      {
+        name: "an upload a queued run names",
+        send: async (ctx) => {
+          // An owner of its own, so that alice's lists keep their expected contents.
+          const carol = await ctx.main.keyFor("carol");
+          await ctx.main.importSkills("carol", [
+            skillRecord("skill_contract_file", "With a file", [
+              { id: "in_report", json_key: "report", data_type: "file", required: true },
+            ]),
+          ]);
+          const file = (await uploadFile(ctx.main.origin, carol, FILE_BYTES)).body as {
+            id: string;
+          };
+          const run = await call(ctx.main.origin, "POST", "/v1/run/", {
+            key: carol,
+            json: { skill_id: "skill_contract_file", inputs: { report: file.id } },
+          });
+          expect(run.status, run.text).toBe(200);
+          const reply = await call(ctx.main.origin, "DELETE", `/v1/file/${file.id}`, {
+            key: carol,
+          });
+          expect(reply.body).toEqual({
+            detail: `File is used by runs that have not ended: ${(run.body as { id: string }).id}`,
+          });
+          return reply;
+        },
+      },
+    ],
+    "413": [
+      {
+        name: "a body over 1 MiB (a delete takes none, but any body is read)",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", "/v1/file/file_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80", {
+            key: ctx.alice,
+            body: oversizedRunBody(ALICE_SKILL),
+          }),
+      },
+    ],
+    "422": [
+      {
+        name: "an id over 128 characters",
+        send: (ctx) =>
+          call(ctx.main.origin, "DELETE", `/v1/file/${TOO_LONG_ID}`, { key: ctx.alice }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "DELETE", "/v1/file/file_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80", {
+        key: ctx.brokenKey,
+      }),
+    ),
+  },
+
   listSkills: {
     "200": [
       {
@@ -1948,7 +2036,7 @@ describe("every operation answers each declared status as openapi.yaml declares 
         runPauses: failingRunPauses,
         secrets: failingSecrets,
         skills: failingSkills,
-        videos: failingVideos,
+        fileStore: failingVideos,
         runFiles: failingRunFiles,
         uploads: failingUploads,
         webhooks: failingWebhooks,

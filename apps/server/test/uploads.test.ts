@@ -264,3 +264,59 @@ describe("file inputs of POST /v1/run/", () => {
     }
   });
 });
+
+describe("DELETE /v1/file/{id}", () => {
+  const remove = (id: string, key = alice) =>
+    call(server.origin, "DELETE", `/v1/file/${encodeURIComponent(id)}`, { key });
+
+  it("deletes the caller's upload and its bytes; a second delete is a 404", async () => {
+    const file = await upload(new TextEncoder().encode("to go"), "gone.txt");
+    expect(uploadsOnDisk()).toContain(file.id);
+    const deleted = await remove(file.id);
+    expect([deleted.status, deleted.text]).toEqual([204, ""]);
+    expect(uploadsOnDisk()).not.toContain(file.id);
+    expect(await remove(file.id)).toMatchObject({
+      status: 404,
+      body: { detail: "File not found" },
+    });
+    // A run can no longer name it.
+    const run = await call(server.origin, "POST", "/v1/run/", {
+      key: alice,
+      json: { skill_id: SKILL, inputs: { report: file.id } },
+    });
+    expect(run.status).toBe(422);
+  });
+
+  it("is a 404 for another owner's upload, which stays", async () => {
+    const file = await upload(new TextEncoder().encode("alice's"), "mine.txt");
+    expect(await remove(file.id, bob)).toMatchObject({
+      status: 404,
+      body: { detail: "File not found" },
+    });
+    expect(uploadsOnDisk()).toContain(file.id);
+  });
+
+  it("keeps a file a run that has not ended names (409 naming the run), and deletes it once the run ended", async () => {
+    const file = await upload(new TextEncoder().encode("needed"), "needed.txt");
+    const started = await call(server.origin, "POST", "/v1/run/", {
+      key: alice,
+      json: { skill_id: SKILL, inputs: { report: file.id } },
+    });
+    const run = started.body as RunSession;
+    expect(await remove(file.id)).toMatchObject({
+      status: 409,
+      body: { detail: `File is used by runs that have not ended: ${run.id}` },
+    });
+    expect(uploadsOnDisk()).toContain(file.id);
+    await call(server.origin, "POST", `/v1/run/${run.id}/cancel`, { key: alice });
+    expect((await remove(file.id)).status).toBe(204);
+  });
+
+  it("answers an id no upload can have with a 404, and without a key with a 401", async () => {
+    for (const id of ["file_nope", "../uploads", "x".repeat(128)]) {
+      expect(await remove(id)).toMatchObject({ status: 404, body: { detail: "File not found" } });
+    }
+    expect((await remove("x".repeat(129))).status).toBe(422);
+    expect((await call(server.origin, "DELETE", "/v1/file/file_nope")).status).toBe(401);
+  });
+});

@@ -384,6 +384,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/file/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an uploaded file
+         * @description Skillrun's extension. Deletes the caller's uploaded file `id` and its bytes now, instead
+         *     of after the retention time; it counts against the caller's storage no longer. A file
+         *     that a run of the caller which has not ended names (queued, running or paused) is kept for
+         *     that run: `409` names the runs.
+         */
+        delete: operations["deleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/skill/list": {
         parameters: {
             query?: never;
@@ -1857,6 +1880,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's id, as `POST /file` gave it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, bytes included. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such file of the caller's (never uploaded, another owner's, or gone). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "File not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /**
+             * @description A run of the caller that has not ended names the file; `detail` lists up to ten such
+             *     runs: "File is used by runs that have not ended: run_…, run_…".
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
         };

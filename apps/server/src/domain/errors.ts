@@ -107,6 +107,20 @@ export class VideoLinkExpired extends AppError {
 // --- Files ---
 
 /** A run file that does not exist, or a name no run file can have. */
+export class UploadedFileNotFound extends AppError {
+  readonly status = 404;
+  constructor() {
+    super("File not found");
+  }
+}
+
+export class UploadedFileInUse extends AppError {
+  readonly status = 409;
+  constructor(runIds: string[]) {
+    super(`File is used by runs that have not ended: ${runIds.join(", ")}`);
+  }
+}
+
 export class RunFileNotFound extends AppError {
   readonly status = 404;
   constructor() {

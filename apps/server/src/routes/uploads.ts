@@ -2,15 +2,18 @@ import { rename, rm } from "node:fs/promises";
 import { sanitiseFileName } from "@skillrun/engine";
 import express, { type Router } from "express";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
-import { RequestInvalid } from "../domain/errors.js";
-import { newFileId } from "../domain/ids.js";
+import { RequestInvalid, UploadedFileInUse, UploadedFileNotFound } from "../domain/errors.js";
+import { FILE_ID_PATTERN, newFileId } from "../domain/ids.js";
 import type { FileStore } from "../files/file-store.js";
 import { contentTypeFor } from "../files/media-type.js";
 import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
 import { receivedFile } from "../http/upload-body.js";
 
-/** `POST /file`: keeps an uploaded file for the caller's runs' `file` inputs. */
+/**
+ * `POST /file` keeps an uploaded file for the caller's runs' `file` inputs; `DELETE /file/{id}`
+ * removes one before retention would.
+ */
 export function uploadsRouter(deps: {
   uploads: UploadedFileRepository;
   fileStore: FileStore;
@@ -45,6 +48,21 @@ export function uploadsRouter(deps: {
         await rm(path, { force: true });
         throw error;
       }
+    }),
+  );
+
+  router.delete(
+    "/file/:id",
+    operation("deleteFile", async (req, res) => {
+      const { id } = req.params;
+      // An id no upload can have never reaches the database (or the disk).
+      if (!FILE_ID_PATTERN.test(id)) throw new UploadedFileNotFound();
+      const deleted = await deps.uploads.delete(ownerOf(req), id);
+      if (deleted.outcome === "not_found") throw new UploadedFileNotFound();
+      if (deleted.outcome === "in_use") throw new UploadedFileInUse(deleted.by);
+      // Recorded first, then removed: a row never names missing bytes.
+      await rm(deps.fileStore.uploadPathOf(id), { force: true });
+      res.status(204).end();
     }),
   );
 

@@ -104,5 +104,6 @@ export const failingUploads = {
   get: fail,
   existing: fail,
   createdBefore: fail,
+  delete: fail,
   forget: fail,
 } satisfies Record<keyof UploadedFileRepository, unknown> as unknown as UploadedFileRepository;

@@ -1,5 +1,6 @@
 import type { Clock } from "../../domain/clock.js";
 import type { PrismaClient } from "../database.js";
+import { stateIn } from "./run-state-filter.js";
 
 /** A file `POST /v1/file` kept, as the API shows it (UploadedFile in openapi.yaml). */
 export interface UploadedFile {
@@ -93,6 +94,26 @@ export class UploadedFileRepository {
       take: limit,
       select: { id: true, bytes: true, createdAt: true },
     });
+  }
+
+  /**
+   * Forgets the owner's upload `id` unless a run of the owner that has not ended names it (it
+   * still needs the file): "deleted", "not_found", or the ids of up to 10 runs that use it.
+   */
+  async delete(
+    owner: string,
+    id: string,
+  ): Promise<{ outcome: "deleted" | "not_found" } | { outcome: "in_use"; by: string[] }> {
+    const users = await this.prisma.run.findMany({
+      // The text test finds the id wherever inputs hold it; a file id names nothing else.
+      where: { owner, ...stateIn([null, "play", "pause"]), inputs: { contains: `"${id}"` } },
+      orderBy: { id: "asc" },
+      take: 10,
+      select: { id: true },
+    });
+    if (users.length > 0) return { outcome: "in_use", by: users.map((run) => run.id) };
+    const { count } = await this.prisma.uploadedFile.deleteMany({ where: { id, owner } });
+    return { outcome: count === 1 ? "deleted" : "not_found" };
   }
 
   /** Forgets these uploads (their bytes are gone); returns how many rows went. */
