@@ -11,7 +11,7 @@ import { RunFiles } from "../components/run-files.js";
 import { RunState } from "../components/run-state.js";
 import { RunVideo } from "../components/run-video.js";
 import type { Schema } from "../components/schema-form.js";
-import { StepLog } from "../components/step-log.js";
+import { StepLog } from "../components/step-log/step-log.js";
 import { formatDuration, RelativeTime, RunDuration, useNow } from "../components/time.js";
 import { runKey } from "../live/query-keys.js";
 import { useRunEvents } from "../live/run-events.js";
