@@ -2,7 +2,9 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useApi } from "../api/api-context.js";
 import { CallFailed, dataOf, messageOf } from "../api/errors.js";
-import { answerOf, type Draft, type Schema, SchemaFields } from "./schema-form.js";
+import { answerOf } from "./schema-form/answer-of.js";
+import type { Draft, Schema } from "./schema-form/schema.js";
+import { SchemaFields } from "./schema-form/schema-fields.js";
 
 /** The question of a run paused at an `ask`, with a form generated from its answer's schema. */
 export function AskForm(props: { runId: string; prompt: string; schema: Schema | undefined }) {

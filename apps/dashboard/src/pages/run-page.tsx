@@ -10,7 +10,7 @@ import { JsonView } from "../components/json-view.js";
 import { RunFiles } from "../components/run-files.js";
 import { RunState } from "../components/run-state.js";
 import { RunVideo } from "../components/run-video.js";
-import type { Schema } from "../components/schema-form.js";
+import type { Schema } from "../components/schema-form/schema.js";
 import { StepLog } from "../components/step-log/step-log.js";
 import { formatDuration, RelativeTime, RunDuration, useNow } from "../components/time.js";
 import { runKey } from "../live/query-keys.js";
