@@ -3,7 +3,7 @@ import { stringify } from "yaml";
 import { useApi } from "../api/api-context.js";
 import { dataOf } from "../api/errors.js";
 import { ErrorNote } from "../components/error-note.js";
-import { RunForm } from "../components/run-form.js";
+import { RunForm } from "../components/run-form/run-form.js";
 import { RelativeTime, useNow } from "../components/time.js";
 import { Link, useLocation, useTitle } from "../router.js";
 
