@@ -5,8 +5,8 @@ import { StepRow } from "./step-row.js";
 
 /**
  * The step log as a list: each step with its status in words, its duration, its nesting; a step
- * the video shows is a button that moves the video there. Memoised: the run page re-renders
- * every second for its clock, and a long log need not be rebuilt for that.
+ * the video shows is a button that moves the video there. Memoised: a long log need not be
+ * rebuilt when the page around it renders again for something else (the run's new state).
  */
 export const StepLog = memo(function StepLog(props: {
   events: RunEvent[];
