@@ -4,7 +4,7 @@ import { ApiProvider } from "./api/api-context.js";
 import { clientFor, storedKey } from "./api/session.js";
 import { useRunStream } from "./live/run-stream.js";
 import { RunPage } from "./pages/run/run-page.js";
-import { RunsPage } from "./pages/runs-page.js";
+import { RunsPage } from "./pages/runs/runs-page.js";
 import { SignIn } from "./pages/sign-in.js";
 import { SkillPage } from "./pages/skill-page.js";
 import { SkillsPage } from "./pages/skills-page.js";
