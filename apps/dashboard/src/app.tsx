@@ -6,7 +6,7 @@ import { useRunStream } from "./live/run-stream.js";
 import { RunPage } from "./pages/run/run-page.js";
 import { RunsPage } from "./pages/runs/runs-page.js";
 import { SignIn } from "./pages/sign-in.js";
-import { SkillPage } from "./pages/skill-page.js";
+import { SkillPage } from "./pages/skill/skill-page.js";
 import { SkillsPage } from "./pages/skills-page.js";
 import { WebhooksPage } from "./pages/webhooks-page.js";
 import { Link, useLocation } from "./router.js";
