@@ -8,7 +8,7 @@ import { RunsPage } from "./pages/runs/runs-page.js";
 import { SignIn } from "./pages/sign-in.js";
 import { SkillPage } from "./pages/skill/skill-page.js";
 import { SkillsPage } from "./pages/skills-page.js";
-import { WebhooksPage } from "./pages/webhooks-page.js";
+import { WebhooksPage } from "./pages/webhooks/webhooks-page.js";
 import { Link, useLocation } from "./router.js";
 
 /** Signed in (a key in sessionStorage) or not; a 401 anywhere signs out with a note. */

@@ -1,0 +1,42 @@
+import { ErrorNote } from "../../components/error-note.js";
+import { useNow } from "../../components/time.js";
+import { DeliveryRow } from "./delivery-row.js";
+import { useDeliveries } from "./use-deliveries.js";
+
+/** An endpoint's deliveries as a table, each with its last attempt and Redeliver. */
+export function Deliveries(props: { webhookId: string }) {
+  const deliveries = useDeliveries(props.webhookId);
+  const now = useNow(5_000);
+  if (deliveries.error)
+    return <ErrorNote error={deliveries.error} prefix="The deliveries could not be listed" />;
+  if (!deliveries.data) return <p role="status">Loading deliveries…</p>;
+  if (deliveries.data.length === 0) return <p className="muted">No deliveries yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="plain deliveries">
+        <caption className="visually-hidden">Deliveries, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Run</th>
+            <th scope="col">State</th>
+            <th scope="col">Last attempt</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.data.map((delivery) => (
+            <DeliveryRow
+              key={delivery.id}
+              webhookId={props.webhookId}
+              delivery={delivery}
+              now={now}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
