@@ -1,7 +1,7 @@
 import { useApi } from "../api/api-context.js";
 import { ErrorNote } from "../components/error-note.js";
 import { RelativeTime, useNow } from "../components/time.js";
-import { Link, useTitle } from "../router.js";
+import { Link, skillPath, useTitle } from "../router.js";
 
 /** The caller's skills, by name. */
 export function SkillsPage() {
@@ -25,7 +25,7 @@ export function SkillsPage() {
           {skills.data.map((skill) => (
             <li key={skill.id} className="card">
               <h2>
-                <Link to={`/skills/${encodeURIComponent(skill.id)}`}>{skill.name}</Link>
+                <Link to={skillPath(skill.id)}>{skill.name}</Link>
               </h2>
               <p className="sub mono">{skill.id}</p>
               {skill.description && <p>{skill.description}</p>}

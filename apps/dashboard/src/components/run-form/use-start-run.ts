@@ -3,7 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useApi } from "../../api/api-context.js";
 import { dataOf } from "../../api/errors.js";
-import { navigate } from "../../router.js";
+import { navigate, runPath } from "../../router.js";
 import { issuesByField, localFailure } from "./field-issues.js";
 import type { InputDraft } from "./input-draft.js";
 import { inputValues } from "./input-values.js";
@@ -28,7 +28,7 @@ export function useStartRun(skill: Skill) {
     },
     onMutate: () => setIssues({}),
     onError: (error) => setIssues(issuesByField(error)),
-    onSuccess: (run) => navigate(`/runs/${encodeURIComponent(run.id)}`),
+    onSuccess: (run) => navigate(runPath(run.id)),
   });
   return { start, issues };
 }

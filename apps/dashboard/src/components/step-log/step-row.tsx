@@ -1,15 +1,6 @@
 import { formatDuration } from "../time.js";
 import type { LogRow } from "./log-rows.js";
 
-const STATUS_TEXT: Record<LogRow["status"], string> = {
-  running: "running",
-  done: "done",
-  failed: "failed",
-  skipped: "skipped",
-  log: "log",
-  run: "",
-};
-
 /**
  * One row of the step log, indented by its nesting. A step the video shows is a button that
  * moves the video there (`onSeek`, present once the run has a video); a log line never is.
@@ -22,7 +13,10 @@ export function StepRow(props: {
   const seekable = onSeek !== undefined && row.offsetMs !== null && row.status !== "log";
   const body = (
     <>
-      <span className={`step-status status-${row.status}`}>{STATUS_TEXT[row.status]}</span>
+      <span className={`step-status status-${row.status}`}>
+        {/* A run's own event has no status of its own: its label says it. */}
+        {row.status === "run" ? "" : row.status}
+      </span>
       <span className="step-label">{row.label}</span>
       <span className="step-text">{row.text}</span>
       <span className="step-duration">

@@ -1,5 +1,6 @@
 import { isTerminalState, type RunSession } from "@skillrun/client";
 import { ErrorNote } from "../../components/error-note.js";
+import { Section } from "../../components/section.js";
 import { StepLog } from "../../components/step-log/step-log.js";
 import type { RunEvents } from "../../live/run-events.js";
 
@@ -11,8 +12,7 @@ export function LogPanel(props: {
 }) {
   const { log } = props;
   return (
-    <section aria-labelledby="log-title" className="log-panel">
-      <h2 id="log-title">Step log</h2>
+    <Section name="log" title="Step log" className="log-panel">
       <p className="muted" aria-live="polite">
         {log.complete
           ? "The run has ended; this is its whole log."
@@ -22,6 +22,6 @@ export function LogPanel(props: {
       </p>
       <ErrorNote error={log.error} prefix="The step log stopped" />
       <StepLog events={log.events} onSeek={props.onSeek} />
-    </section>
+    </Section>
   );
 }

@@ -1,6 +1,7 @@
 import { isTerminalState, type RunSession } from "@skillrun/client";
-import { messageOf } from "../../api/errors.js";
 import { CancelButton } from "../../components/cancel-button.js";
+import { ErrorNote } from "../../components/error-note.js";
+import { MutationButton } from "../../components/mutation-button.js";
 import type { Pause } from "./pause.js";
 import { useRunActions } from "./use-run-actions.js";
 
@@ -16,39 +17,20 @@ export function RunActions(props: { run: RunSession; paused: Pause | null }) {
       <div className="buttons">
         {!isTerminalState(run.state) && <CancelButton id={run.id} label="Cancel the run" />}
         {run.state === "play" && (
-          <button
-            type="button"
-            className="secondary"
-            disabled={pause.isPending}
-            onClick={() => pause.mutate()}
-          >
+          <MutationButton mutation={pause} className="secondary">
             Pause
-          </button>
+          </MutationButton>
         )}
         {run.state === "pause" && props.paused?.reason !== "ask" && (
-          <button
-            type="button"
-            className="secondary"
-            disabled={resume.isPending}
-            onClick={() => resume.mutate()}
-          >
+          <MutationButton mutation={resume} className="secondary">
             Resume
-          </button>
+          </MutationButton>
         )}
-        <button
-          type="button"
-          className="secondary"
-          disabled={again.isPending}
-          onClick={() => again.mutate()}
-        >
+        <MutationButton mutation={again} className="secondary">
           Run again
-        </button>
+        </MutationButton>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {messageOf(error)}
-        </p>
-      )}
+      <ErrorNote error={error} />
     </div>
   );
 }

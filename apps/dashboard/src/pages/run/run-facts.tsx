@@ -1,7 +1,8 @@
 import type { RunSession } from "@skillrun/client";
+import { Fact } from "../../components/fact.js";
 import { RunState } from "../../components/run-state.js";
 import { RelativeTime, RunDuration, useNow } from "../../components/time.js";
-import { Link } from "../../router.js";
+import { Link, skillPath } from "../../router.js";
 
 /** The run's state (announced as it changes), skill, start and duration. */
 export function RunFacts(props: { run: RunSession }) {
@@ -10,30 +11,18 @@ export function RunFacts(props: { run: RunSession }) {
   const now = useNow(1_000);
   return (
     <dl className="facts">
-      <div>
-        <dt>State</dt>
-        <dd aria-live="polite">
-          <RunState state={run.state} />
-        </dd>
-      </div>
-      <div>
-        <dt>Skill</dt>
-        <dd>
-          <Link to={`/skills/${encodeURIComponent(run.skill_id)}`}>{run.skill_id}</Link>
-        </dd>
-      </div>
-      <div>
-        <dt>Started</dt>
-        <dd>
-          <RelativeTime iso={run.start_time} now={now} />
-        </dd>
-      </div>
-      <div>
-        <dt>Duration</dt>
-        <dd>
-          <RunDuration start={run.start_time} end={run.end_time} now={now} />
-        </dd>
-      </div>
+      <Fact term="State" aria-live="polite">
+        <RunState state={run.state} />
+      </Fact>
+      <Fact term="Skill">
+        <Link to={skillPath(run.skill_id)}>{run.skill_id}</Link>
+      </Fact>
+      <Fact term="Started">
+        <RelativeTime iso={run.start_time} now={now} />
+      </Fact>
+      <Fact term="Duration">
+        <RunDuration start={run.start_time} end={run.end_time} now={now} />
+      </Fact>
     </dl>
   );
 }

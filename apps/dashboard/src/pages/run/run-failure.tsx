@@ -1,3 +1,5 @@
+import { Section } from "../../components/section.js";
+
 /**
  * Why the run failed and at which step, with a button that shows that step in the video when
  * the video shows it (`offsetMs`) and the run has a video (`onSeek`).
@@ -9,8 +11,12 @@ export function RunFailure(props: {
 }) {
   const { failure, offsetMs, onSeek } = props;
   return (
-    <section className="failure" role="alert" aria-labelledby="failure-title">
-      <h2 id="failure-title">Failed at {failure.step ?? "the run"}</h2>
+    <Section
+      name="failure"
+      title={`Failed at ${failure.step ?? "the run"}`}
+      className="failure"
+      role="alert"
+    >
       <p>{failure.message}</p>
       {offsetMs !== null && onSeek && (
         <button
@@ -21,6 +27,6 @@ export function RunFailure(props: {
           Show the failed step in the video
         </button>
       )}
-    </section>
+    </Section>
   );
 }

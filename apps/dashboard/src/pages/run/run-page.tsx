@@ -1,6 +1,8 @@
+import { useRun } from "../../api/use-run.js";
 import { AskForm } from "../../components/ask-form.js";
-import { ErrorNote } from "../../components/error-note.js";
 import { RunFiles } from "../../components/run-files.js";
+import { Section } from "../../components/section.js";
+import { Unreadable } from "../../components/unreadable.js";
 import { useRunEvents } from "../../live/run-events.js";
 import { Link, useTitle } from "../../router.js";
 import { failureOf, offsetOfStep } from "./failure.js";
@@ -11,7 +13,6 @@ import { RunData } from "./run-data.js";
 import { RunFacts } from "./run-facts.js";
 import { RunFailure } from "./run-failure.js";
 import { RunInputs } from "./run-inputs.js";
-import { useRun } from "./use-run.js";
 import { useVideoSeek } from "./use-video-seek.js";
 import { VideoPanel } from "./video-panel.js";
 
@@ -24,13 +25,12 @@ export function RunPage(props: { id: string }) {
 
   if (run.error) {
     return (
-      <section>
-        <h1>Run</h1>
-        <ErrorNote error={run.error} prefix={`Run ${props.id} could not be read`} />
-        <p>
-          <Link to="/">Back to the runs</Link>
-        </p>
-      </section>
+      <Unreadable
+        title="Run"
+        error={run.error}
+        prefix={`Run ${props.id} could not be read`}
+        back={{ to: "/", text: "Back to the runs" }}
+      />
     );
   }
   if (!run.data) return <p role="status">Loading the run…</p>;
@@ -72,10 +72,9 @@ export function RunPage(props: { id: string }) {
         <LogPanel run={current} log={log} onSeek={seek} />
         <VideoPanel run={current} videoRef={video.ref} seeked={video.seeked} />
       </div>
-      <section aria-labelledby="inputs-title">
-        <h2 id="inputs-title">Inputs</h2>
+      <Section name="inputs" title="Inputs">
         <RunInputs inputs={current.inputs} />
-      </section>
+      </Section>
       <RunData data={current.data} />
       <RunFiles runId={current.id} />
     </article>

@@ -3,7 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useApi } from "../../api/api-context.js";
 import { dataOf } from "../../api/errors.js";
 import { SECRET_MASK } from "../../api/secret-mask.js";
-import { navigate } from "../../router.js";
+import { navigate, runPath, skillPath } from "../../router.js";
 
 /** Pausing, resuming and running the run again; `error` is the last refusal of any of them. */
 export function useRunActions(run: RunSession) {
@@ -24,9 +24,8 @@ export function useRunActions(run: RunSession) {
       return dataOf(await client.POST("/run/", { body }));
     },
     onSuccess: (started) => {
-      if (started) navigate(`/runs/${encodeURIComponent(started.id)}`);
-      else
-        navigate(`/skills/${encodeURIComponent(run.skill_id)}?again=${encodeURIComponent(run.id)}`);
+      if (started) navigate(runPath(started.id));
+      else navigate(`${skillPath(run.skill_id)}?again=${encodeURIComponent(run.id)}`);
     },
   });
   return { pause, resume, again, error: pause.error ?? resume.error ?? again.error };

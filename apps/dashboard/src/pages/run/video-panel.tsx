@@ -1,6 +1,7 @@
 import { isTerminalState, type RunSession } from "@skillrun/client";
 import type { Ref } from "react";
 import { RunVideo } from "../../components/run-video.js";
+import { Section } from "../../components/section.js";
 
 /** The run's video with a line saying where it was moved, or why there is no video (yet). */
 export function VideoPanel(props: {
@@ -11,8 +12,7 @@ export function VideoPanel(props: {
 }) {
   const { run } = props;
   return (
-    <section aria-labelledby="video-title" className="video-panel">
-      <h2 id="video-title">Video</h2>
+    <Section name="video" title="Video" className="video-panel">
       {run.video_url ? (
         <>
           <RunVideo ref={props.videoRef} src={run.video_url} title={`Video of run ${run.id}`} />
@@ -29,6 +29,6 @@ export function VideoPanel(props: {
           </p>
         </div>
       )}
-    </section>
+    </Section>
   );
 }

@@ -1,17 +1,6 @@
 import { useApi } from "../../api/api-context.js";
+import { RUN_STATES, stateText } from "../../components/run-state.js";
 import type { RunsFilters } from "../../live/query-keys.js";
-
-const STATES: { value: string; label: string }[] = [
-  { value: "", label: "Any state" },
-  { value: "queued", label: "Queued" },
-  { value: "play", label: "Running" },
-  { value: "pause", label: "Paused" },
-  { value: "finish", label: "Finished" },
-  { value: "reset", label: "Failed" },
-  { value: "cancel", label: "Cancelled" },
-  { value: "timeout", label: "Timed out" },
-  { value: "editing", label: "Editing" },
-];
 
 /** The list's filters: a skill of the caller's and a state, each applied as it is chosen. */
 export function RunsFilterForm(props: {
@@ -44,9 +33,11 @@ export function RunsFilterForm(props: {
           value={props.filters.state}
           onChange={(event) => props.onChange("state", event.target.value)}
         >
-          {STATES.map((state) => (
-            <option key={state.value} value={state.value}>
-              {state.label}
+          <option value="">Any state</option>
+          {/* In the words the list shows the states in. */}
+          {RUN_STATES.map((state) => (
+            <option key={state} value={state}>
+              {stateText(state)}
             </option>
           ))}
         </select>

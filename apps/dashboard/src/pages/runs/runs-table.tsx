@@ -1,37 +1,25 @@
 import { isTerminalState, type RunSession } from "@skillrun/client";
 import { CancelButton } from "../../components/cancel-button.js";
+import { DataTable } from "../../components/data-table.js";
 import { RunState } from "../../components/run-state.js";
 import { RelativeTime, RunDuration, useNow } from "../../components/time.js";
-import { Link } from "../../router.js";
+import { Link, runPath } from "../../router.js";
 
 /** The runs of a page as a table: name and id, state, start, duration, and Cancel until it ends. */
 export function RunsTable(props: { runs: RunSession[]; filtered: boolean }) {
   // By the second: the durations of runs under way move.
   const now = useNow(1_000);
   return (
-    <div className="table-wrap">
-      <table className="runs">
-        <caption className="visually-hidden">
-          Runs, newest first{props.filtered ? ", filtered" : ""}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">State</th>
-            <th scope="col">Started</th>
-            <th scope="col">Duration</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.runs.map((run) => (
-            <RunRow key={run.id} run={run} now={now} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className="runs"
+      caption={`Runs, newest first${props.filtered ? ", filtered" : ""}`}
+      headers={["Run", "State", "Started", "Duration"]}
+      actions
+    >
+      {props.runs.map((run) => (
+        <RunRow key={run.id} run={run} now={now} />
+      ))}
+    </DataTable>
   );
 }
 
@@ -40,7 +28,7 @@ function RunRow(props: { run: RunSession; now: number }) {
   return (
     <tr data-run={run.id}>
       <td>
-        <Link to={`/runs/${encodeURIComponent(run.id)}`} className="run-name">
+        <Link to={runPath(run.id)} className="run-name">
           {run.name ?? run.skill_id}
         </Link>
         <span className="sub mono">{run.id}</span>

@@ -1,4 +1,5 @@
 import type { Skill } from "@skillrun/client";
+import { Fact } from "../../components/fact.js";
 import { RelativeTime, useNow } from "../../components/time.js";
 import { Link } from "../../router.js";
 
@@ -8,30 +9,18 @@ export function SkillFacts(props: { skill: Skill }) {
   const now = useNow(60_000);
   return (
     <dl className="facts">
-      <div>
-        <dt>Version</dt>
-        <dd className="mono" title={skill.x_version}>
-          {skill.x_version?.slice(0, 12) ?? "—"}
-        </dd>
-      </div>
-      <div>
-        <dt>Created</dt>
-        <dd>
-          <RelativeTime iso={skill.created_at} now={now} />
-        </dd>
-      </div>
-      <div>
-        <dt>Last changed</dt>
-        <dd>
-          {skill.last_modified_at ? <RelativeTime iso={skill.last_modified_at} now={now} /> : "—"}
-        </dd>
-      </div>
-      <div>
-        <dt>Runs</dt>
-        <dd>
-          <Link to={`/?skill=${encodeURIComponent(skill.id)}`}>See its runs</Link>
-        </dd>
-      </div>
+      <Fact term="Version" className="mono" title={skill.x_version}>
+        {skill.x_version?.slice(0, 12) ?? "—"}
+      </Fact>
+      <Fact term="Created">
+        <RelativeTime iso={skill.created_at} now={now} />
+      </Fact>
+      <Fact term="Last changed">
+        {skill.last_modified_at ? <RelativeTime iso={skill.last_modified_at} now={now} /> : "—"}
+      </Fact>
+      <Fact term="Runs">
+        <Link to={`/?skill=${encodeURIComponent(skill.id)}`}>See its runs</Link>
+      </Fact>
     </dl>
   );
 }

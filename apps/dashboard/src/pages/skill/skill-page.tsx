@@ -1,5 +1,6 @@
-import { ErrorNote } from "../../components/error-note.js";
 import { RunForm } from "../../components/run-form/run-form.js";
+import { Section } from "../../components/section.js";
+import { Unreadable } from "../../components/unreadable.js";
 import { Link, useTitle } from "../../router.js";
 import { SkillDefinition } from "./skill-definition.js";
 import { SkillFacts } from "./skill-facts.js";
@@ -14,13 +15,12 @@ export function SkillPage(props: { id: string }) {
   useTitle(skill.data?.name ?? "Skill");
   if (skill.error) {
     return (
-      <section>
-        <h1>Skill</h1>
-        <ErrorNote error={skill.error} prefix={`Skill ${props.id} could not be read`} />
-        <p>
-          <Link to="/skills">Back to the skills</Link>
-        </p>
-      </section>
+      <Unreadable
+        title="Skill"
+        error={skill.error}
+        prefix={`Skill ${props.id} could not be read`}
+        back={{ to: "/skills", text: "Back to the skills" }}
+      />
     );
   }
   if (!skill.data) return <p role="status">Loading the skill…</p>;
@@ -35,8 +35,7 @@ export function SkillPage(props: { id: string }) {
       {current.description && <p>{current.description}</p>}
       <SkillFacts skill={current} />
       <div className="skill-grid">
-        <section aria-labelledby="run-form-title">
-          <h2 id="run-form-title">Run it</h2>
+        <Section name="run-form" title="Run it">
           {again.againId && again.run && (
             <p className="note" role="status">
               The inputs of run <span className="mono">{again.againId}</span>; type its secret
@@ -49,11 +48,10 @@ export function SkillPage(props: { id: string }) {
             skill={current}
             initial={again.run?.inputs ?? undefined}
           />
-        </section>
-        <section aria-labelledby="inputs-title">
-          <h2 id="inputs-title">Inputs</h2>
+        </Section>
+        <Section name="inputs" title="Inputs">
           <SkillInputs inputs={current.inputs} />
-        </section>
+        </Section>
       </div>
       <SkillDefinition definition={current.x_definition} />
     </article>

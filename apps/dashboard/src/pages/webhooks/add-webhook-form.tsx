@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
-import { messageOf } from "../../api/errors.js";
+import { ErrorNote } from "../../components/error-note.js";
+import { Field } from "../../components/field.js";
 import { EventsFieldset } from "./events-fieldset.js";
 import { issueAt, useAddWebhook } from "./use-add-webhook.js";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "./webhook-types.js";
@@ -21,8 +22,13 @@ export function AddWebhookForm(props: { onAdded: (url: string, secret: string) =
   return (
     <form className="add-webhook" onSubmit={submit} noValidate aria-labelledby="add-webhook-title">
       <h2 id="add-webhook-title">Add an endpoint</h2>
-      <div className="field">
-        <label htmlFor="webhook-url">Address (http or https)</label>
+      <Field
+        id="webhook-url"
+        label="Address (http or https)"
+        check={false}
+        help={undefined}
+        issue={urlIssue}
+      >
         <input
           id="webhook-url"
           type="url"
@@ -33,18 +39,9 @@ export function AddWebhookForm(props: { onAdded: (url: string, secret: string) =
           aria-describedby={urlIssue ? "webhook-url-error" : undefined}
           onChange={(e) => setUrl(e.target.value)}
         />
-        {urlIssue && (
-          <p id="webhook-url-error" className="error">
-            {urlIssue}
-          </p>
-        )}
-      </div>
+      </Field>
       <EventsFieldset events={events} onChange={setEvents} issue={eventsIssue} />
-      {add.error && !urlIssue && !eventsIssue && (
-        <p className="error" role="alert">
-          {messageOf(add.error)}
-        </p>
-      )}
+      {!urlIssue && !eventsIssue && <ErrorNote error={add.error} />}
       <button type="submit" disabled={add.isPending}>
         Add endpoint
       </button>

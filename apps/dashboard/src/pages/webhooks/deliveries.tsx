@@ -1,3 +1,4 @@
+import { DataTable } from "../../components/data-table.js";
 import { ErrorNote } from "../../components/error-note.js";
 import { useNow } from "../../components/time.js";
 import { DeliveryRow } from "./delivery-row.js";
@@ -12,31 +13,15 @@ export function Deliveries(props: { webhookId: string }) {
   if (!deliveries.data) return <p role="status">Loading deliveries…</p>;
   if (deliveries.data.length === 0) return <p className="muted">No deliveries yet.</p>;
   return (
-    <div className="table-wrap">
-      <table className="plain deliveries">
-        <caption className="visually-hidden">Deliveries, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Run</th>
-            <th scope="col">State</th>
-            <th scope="col">Last attempt</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.data.map((delivery) => (
-            <DeliveryRow
-              key={delivery.id}
-              webhookId={props.webhookId}
-              delivery={delivery}
-              now={now}
-            />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className="plain deliveries"
+      caption="Deliveries, newest first"
+      headers={["Event", "Run", "State", "Last attempt"]}
+      actions
+    >
+      {deliveries.data.map((delivery) => (
+        <DeliveryRow key={delivery.id} webhookId={props.webhookId} delivery={delivery} now={now} />
+      ))}
+    </DataTable>
   );
 }

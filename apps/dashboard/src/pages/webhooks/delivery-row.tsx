@@ -1,5 +1,5 @@
 import { RelativeTime } from "../../components/time.js";
-import { Link } from "../../router.js";
+import { Link, runPath } from "../../router.js";
 import { RedeliverButton } from "./redeliver-button.js";
 import type { Delivery } from "./webhook-types.js";
 
@@ -11,7 +11,7 @@ export function DeliveryRow(props: { webhookId: string; delivery: Delivery; now:
     <tr data-delivery={delivery.id}>
       <td>{delivery.event}</td>
       <td>
-        <Link to={`/runs/${encodeURIComponent(delivery.run_id)}`} className="mono">
+        <Link to={runPath(delivery.run_id)} className="mono">
           {delivery.run_id.slice(0, 16)}…
         </Link>
       </td>

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useApi } from "../../api/api-context.js";
-import { dataOf, messageOf } from "../../api/errors.js";
+import { dataOf } from "../../api/errors.js";
+import { InlineAction } from "../../components/mutation-button.js";
 import { deliveriesKey } from "./webhook-types.js";
 
 /** Sends a delivery again; the deliveries are read again after, a refusal shown beside it. */
@@ -17,20 +18,8 @@ export function RedeliverButton(props: { webhookId: string; deliveryId: string }
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deliveriesKey(props.webhookId) }),
   });
   return (
-    <span className="inline-action">
-      <button
-        type="button"
-        className="secondary"
-        disabled={redeliver.isPending}
-        onClick={() => redeliver.mutate()}
-      >
-        Redeliver
-      </button>
-      {redeliver.error && (
-        <span className="error" role="alert">
-          {messageOf(redeliver.error)}
-        </span>
-      )}
-    </span>
+    <InlineAction mutation={redeliver} className="secondary">
+      Redeliver
+    </InlineAction>
   );
 }

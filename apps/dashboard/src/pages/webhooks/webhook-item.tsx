@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { ErrorNote } from "../../components/error-note.js";
+import { MutationButton } from "../../components/mutation-button.js";
 import { RelativeTime, useNow } from "../../components/time.js";
 import { Deliveries } from "./deliveries.js";
 import { useDeleteWebhook } from "./use-delete-webhook.js";
@@ -29,14 +30,9 @@ export function WebhookItem(props: { webhook: Webhook }) {
         </button>
         {confirming ? (
           <>
-            <button
-              type="button"
-              className="danger"
-              disabled={remove.isPending}
-              onClick={() => remove.mutate()}
-            >
+            <MutationButton mutation={remove} className="danger">
               Delete it and its deliveries
-            </button>
+            </MutationButton>
             <button type="button" className="secondary" onClick={() => setConfirming(false)}>
               Keep it
             </button>
