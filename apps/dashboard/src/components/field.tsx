@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
  * The attributes a form control shares with its field: its id and name, `aria-invalid` when the
  * field has an issue, and `aria-describedby` naming the help and the issue shown under it.
  */
-export function controlProps(id: string, name: string, help: unknown, issue: string | undefined) {
+export function controlProps(id: string, help: unknown, issue: string | undefined, name?: string) {
   const described = [help ? `${id}-help` : "", issue ? `${id}-error` : ""].filter(Boolean);
   return {
     id,

@@ -1,5 +1,6 @@
 import { useApi } from "../api/api-context.js";
 import { ErrorNote } from "../components/error-note.js";
+import { Loading } from "../components/loading.js";
 import { RelativeTime, useNow } from "../components/time.js";
 import { Link, skillPath, useTitle } from "../router.js";
 
@@ -13,7 +14,7 @@ export function SkillsPage() {
     <section aria-labelledby="skills-title">
       <h1 id="skills-title">Skills</h1>
       <ErrorNote error={skills.error} prefix="The skills could not be listed" />
-      {skills.isPending && <p role="status">Loading skills…</p>}
+      {skills.isPending && <Loading what="skills" />}
       {skills.data?.length === 0 && (
         <p className="empty">
           No skills yet. Send one with <code>PUT /v1/skill/&lt;id&gt;</code> (see the API reference

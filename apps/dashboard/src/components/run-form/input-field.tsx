@@ -34,7 +34,7 @@ export function InputField(props: {
       <InputControl
         input={input}
         common={{
-          ...controlProps(id, input.json_key, input.description, issue),
+          ...controlProps(id, input.description, issue, input.json_key),
           required: input.required !== false,
         }}
         value={props.value}

@@ -40,14 +40,9 @@ export function RunForm(props: { skill: Skill; initial?: Record<string, unknown>
           onChange={(value) => setDraft({ ...draft, [input.json_key]: value })}
         />
       ))}
-      {general && (
-        <p id={`${formId}-error`} className="error" role="alert">
-          {general}
-        </p>
-      )}
-      {fieldIssues && !general && (
-        <p className="error" role="alert">
-          The run was not started: see the fields marked above.
+      {(general || fieldIssues) && (
+        <p id={general ? `${formId}-error` : undefined} className="error" role="alert">
+          {general || "The run was not started: see the fields marked above."}
         </p>
       )}
       <button type="submit" disabled={start.isPending}>

@@ -63,7 +63,7 @@ function SchemaField(props: FieldsProps) {
       <SchemaControl
         schema={schema}
         type={type}
-        common={controlProps(id, path, schema.description, issue)}
+        common={controlProps(id, schema.description, issue, path)}
         required={props.required}
         value={draft[path]}
         onChange={(next) => onChange({ ...draft, [path]: next })}

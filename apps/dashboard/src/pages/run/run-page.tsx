@@ -1,5 +1,6 @@
 import { useRun } from "../../api/use-run.js";
 import { AskForm } from "../../components/ask-form.js";
+import { Loading } from "../../components/loading.js";
 import { RunFiles } from "../../components/run-files.js";
 import { Section } from "../../components/section.js";
 import { Unreadable } from "../../components/unreadable.js";
@@ -33,7 +34,7 @@ export function RunPage(props: { id: string }) {
       />
     );
   }
-  if (!run.data) return <p role="status">Loading the run…</p>;
+  if (!run.data) return <Loading what="the run" />;
   const current = run.data;
   // The log's steps and the failure move the video only once the run has one.
   const seek = current.video_url ? video.seek : undefined;

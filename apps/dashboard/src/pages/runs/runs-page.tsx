@@ -1,4 +1,5 @@
 import { ErrorNote } from "../../components/error-note.js";
+import { Loading } from "../../components/loading.js";
 import { useTitle } from "../../router.js";
 import { FirstRun } from "./first-run.js";
 import { RunsFilterForm } from "./runs-filter-form.js";
@@ -28,7 +29,7 @@ export function RunsPage() {
         }}
       />
       <ErrorNote error={runs.error} prefix="The runs could not be listed" />
-      {runs.isPending && <p role="status">Loading runs…</p>}
+      {runs.isPending && <Loading what="runs" />}
       {empty && page.first && !filtered && <FirstRun />}
       {empty && (filtered || !page.first) && <p role="status">No run matches these filters.</p>}
       {page && page.runs.length > 0 && <RunsTable runs={page.runs} filtered={filtered} />}

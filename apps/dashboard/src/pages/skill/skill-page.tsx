@@ -1,3 +1,4 @@
+import { Loading } from "../../components/loading.js";
 import { RunForm } from "../../components/run-form/run-form.js";
 import { Section } from "../../components/section.js";
 import { Unreadable } from "../../components/unreadable.js";
@@ -23,7 +24,7 @@ export function SkillPage(props: { id: string }) {
       />
     );
   }
-  if (!skill.data) return <p role="status">Loading the skill…</p>;
+  if (!skill.data) return <Loading what="the skill" />;
   const current = skill.data;
   return (
     <article aria-labelledby="skill-title">

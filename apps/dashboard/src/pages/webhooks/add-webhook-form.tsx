@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { ErrorNote } from "../../components/error-note.js";
-import { Field } from "../../components/field.js";
+import { controlProps, Field } from "../../components/field.js";
 import { EventsFieldset } from "./events-fieldset.js";
 import { issueAt, useAddWebhook } from "./use-add-webhook.js";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "./webhook-types.js";
@@ -30,13 +30,11 @@ export function AddWebhookForm(props: { onAdded: (url: string, secret: string) =
         issue={urlIssue}
       >
         <input
-          id="webhook-url"
+          {...controlProps("webhook-url", undefined, urlIssue)}
           type="url"
           required
           value={url}
           placeholder="https://example.com/skillrun-hook"
-          aria-invalid={urlIssue ? true : undefined}
-          aria-describedby={urlIssue ? "webhook-url-error" : undefined}
           onChange={(e) => setUrl(e.target.value)}
         />
       </Field>

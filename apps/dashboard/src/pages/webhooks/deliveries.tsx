@@ -1,5 +1,6 @@
 import { DataTable } from "../../components/data-table.js";
 import { ErrorNote } from "../../components/error-note.js";
+import { Loading } from "../../components/loading.js";
 import { useNow } from "../../components/time.js";
 import { DeliveryRow } from "./delivery-row.js";
 import { useDeliveries } from "./use-deliveries.js";
@@ -10,7 +11,7 @@ export function Deliveries(props: { webhookId: string }) {
   const now = useNow(5_000);
   if (deliveries.error)
     return <ErrorNote error={deliveries.error} prefix="The deliveries could not be listed" />;
-  if (!deliveries.data) return <p role="status">Loading deliveries…</p>;
+  if (!deliveries.data) return <Loading what="deliveries" />;
   if (deliveries.data.length === 0) return <p className="muted">No deliveries yet.</p>;
   return (
     <DataTable

@@ -1,15 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { useApi } from "../../api/api-context.js";
 import { dataOf } from "../../api/errors.js";
 import { WEBHOOKS_KEY } from "./webhook-types.js";
 
-/** Deleting an endpoint, asked once more first (`confirming`), then the list read again. */
+/** Deletes an endpoint with its deliveries, then reads the list again. */
 export function useDeleteWebhook(webhookId: string) {
   const { client } = useApi();
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const remove = useMutation({
+  return useMutation({
     mutationFn: async () => {
       const result = await client.DELETE("/webhook/{id}", { params: { path: { id: webhookId } } });
       // A 204 has no body to read: only a refusal is turned into an error.
@@ -17,5 +15,4 @@ export function useDeleteWebhook(webhookId: string) {
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: WEBHOOKS_KEY }),
   });
-  return { confirming, setConfirming, remove };
 }

@@ -10,7 +10,9 @@ import type { Webhook } from "./webhook-types.js";
 export function WebhookItem(props: { webhook: Webhook }) {
   const { webhook } = props;
   const [open, setOpen] = useState(false);
-  const { confirming, setConfirming, remove } = useDeleteWebhook(webhook.id);
+  // Deleting asks once more, in place.
+  const [confirming, setConfirming] = useState(false);
+  const remove = useDeleteWebhook(webhook.id);
   const now = useNow();
   return (
     <li className="card webhook" data-webhook={webhook.id}>
