@@ -14,6 +14,9 @@ export default defineConfig({
           name: "components",
           include: ["src/**/*.test.{ts,tsx}"],
           environment: "happy-dom",
+          // One document for all the files rather than one each, whose making was most of their
+          // time: each test unmounts what it rendered, and one that reads the address sets it.
+          isolate: false,
         },
       },
       {
