@@ -1,12 +1,32 @@
 import { defineConfig } from "vitest/config";
 
-// The dashboard in real Chromium against a real server with a worker: one browser, one server,
-// the tests in order (they share both). `npm test` runs it in its first pass (SQLite) only.
+// Two kinds of tests, one file at a time (the Chromium tests share one browser and one server):
+// - components: the small components and hooks beside their source (src/**/*.test.tsx), rendered
+//   by React into happy-dom, with the API client given a fetch that answers as the server would;
+// - chromium: the dashboard in real Chromium against a real server with a worker, the tests in
+//   order. `npm test` runs both in its first pass (SQLite) only.
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     fileParallelism: false,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    projects: [
+      {
+        test: {
+          name: "components",
+          include: ["src/**/*.test.{ts,tsx}"],
+          environment: "happy-dom",
+          // One document for all the files rather than one each, whose making was most of their
+          // time: each test unmounts what it rendered, and one that reads the address sets it.
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          name: "chromium",
+          include: ["test/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

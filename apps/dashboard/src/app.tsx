@@ -3,12 +3,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiProvider } from "./api/api-context.js";
 import { clientFor, storedKey } from "./api/session.js";
 import { useRunStream } from "./live/run-stream.js";
-import { RunPage } from "./pages/run-page.js";
-import { RunsPage } from "./pages/runs-page.js";
+import { RunPage } from "./pages/run/run-page.js";
+import { RunsPage } from "./pages/runs/runs-page.js";
 import { SignIn } from "./pages/sign-in.js";
-import { SkillPage } from "./pages/skill-page.js";
+import { SkillPage } from "./pages/skill/skill-page.js";
 import { SkillsPage } from "./pages/skills-page.js";
-import { WebhooksPage } from "./pages/webhooks-page.js";
+import { WebhooksPage } from "./pages/webhooks/webhooks-page.js";
 import { Link, useLocation } from "./router.js";
 
 /** Signed in (a key in sessionStorage) or not; a 401 anywhere signs out with a note. */

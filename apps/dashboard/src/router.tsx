@@ -31,6 +31,16 @@ export function useLocation(): { path: string; search: URLSearchParams } {
   return { path, search: url.searchParams };
 }
 
+/** The app's address of a run. */
+export function runPath(id: string): string {
+  return `/runs/${encodeURIComponent(id)}`;
+}
+
+/** The app's address of a skill. */
+export function skillPath(id: string): string {
+  return `/skills/${encodeURIComponent(id)}`;
+}
+
 /** Goes to `to` (an app path such as `/runs/run_…`), adding to the history unless `replace`. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   const target = BASE + to;

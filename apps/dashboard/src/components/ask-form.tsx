@@ -2,7 +2,11 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useApi } from "../api/api-context.js";
 import { CallFailed, dataOf, messageOf } from "../api/errors.js";
-import { answerOf, type Draft, type Schema, SchemaFields } from "./schema-form.js";
+import { ErrorNote } from "./error-note.js";
+import { answerOf } from "./schema-form/answer-of.js";
+import type { Draft, Schema } from "./schema-form/schema.js";
+import { SchemaFields } from "./schema-form/schema-fields.js";
+import { Section } from "./section.js";
 
 /** The question of a run paused at an `ask`, with a form generated from its answer's schema. */
 export function AskForm(props: { runId: string; prompt: string; schema: Schema | undefined }) {
@@ -40,8 +44,7 @@ export function AskForm(props: { runId: string; prompt: string; schema: Schema |
   }
 
   return (
-    <section className="ask" aria-labelledby="ask-title">
-      <h2 id="ask-title">The run asks</h2>
+    <Section name="ask" title="The run asks" className="ask">
       <p className="prompt">{props.prompt}</p>
       <form onSubmit={submit} noValidate>
         {props.schema ? (
@@ -55,15 +58,11 @@ export function AskForm(props: { runId: string; prompt: string; schema: Schema |
         ) : (
           <p className="help">No answer is needed: send to go on.</p>
         )}
-        {answer.error && (
-          <p className="error" role="alert">
-            The answer was refused: {messageOf(answer.error)}
-          </p>
-        )}
+        <ErrorNote error={answer.error} prefix="The answer was refused" />
         <button type="submit" disabled={answer.isPending || answer.isSuccess}>
           {answer.isSuccess ? "Answer sent" : "Send answer"}
         </button>
       </form>
-    </section>
+    </Section>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useApi } from "../api/api-context.js";
 import { dataOf } from "../api/errors.js";
 import { ErrorNote } from "./error-note.js";
+import { Section } from "./section.js";
 
 function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -20,8 +21,7 @@ export function RunFiles(props: { runId: string }) {
       ),
   });
   return (
-    <section aria-labelledby="files-title">
-      <h2 id="files-title">Files</h2>
+    <Section name="files" title="Files">
       <ErrorNote error={files.error} prefix="The files could not be listed" />
       {files.data?.length === 0 && <p className="muted">This run has no files.</p>}
       {files.data && files.data.length > 0 && (
@@ -45,6 +45,6 @@ export function RunFiles(props: { runId: string }) {
           ))}
         </ul>
       )}
-    </section>
+    </Section>
   );
 }

@@ -11,8 +11,11 @@ const LABELS: Record<string, { text: string; mark: string }> = {
   editing: { text: "Editing", mark: "✎" },
 };
 
+/** Every state a run can be in, queued first, in the order a person reads them. */
+export const RUN_STATES = Object.keys(LABELS);
+
 /** The words for a run's state (null is queued). */
-export function stateText(state: RunSessionState | null | undefined): string {
+export function stateText(state: string | null | undefined): string {
   return (LABELS[state ?? "queued"] ?? { text: String(state) }).text;
 }
 

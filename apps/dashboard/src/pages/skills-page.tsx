@@ -1,7 +1,8 @@
 import { useApi } from "../api/api-context.js";
 import { ErrorNote } from "../components/error-note.js";
+import { Loading } from "../components/loading.js";
 import { RelativeTime, useNow } from "../components/time.js";
-import { Link, useTitle } from "../router.js";
+import { Link, skillPath, useTitle } from "../router.js";
 
 /** The caller's skills, by name. */
 export function SkillsPage() {
@@ -13,7 +14,7 @@ export function SkillsPage() {
     <section aria-labelledby="skills-title">
       <h1 id="skills-title">Skills</h1>
       <ErrorNote error={skills.error} prefix="The skills could not be listed" />
-      {skills.isPending && <p role="status">Loading skills…</p>}
+      {skills.isPending && <Loading what="skills" />}
       {skills.data?.length === 0 && (
         <p className="empty">
           No skills yet. Send one with <code>PUT /v1/skill/&lt;id&gt;</code> (see the API reference
@@ -25,7 +26,7 @@ export function SkillsPage() {
           {skills.data.map((skill) => (
             <li key={skill.id} className="card">
               <h2>
-                <Link to={`/skills/${encodeURIComponent(skill.id)}`}>{skill.name}</Link>
+                <Link to={skillPath(skill.id)}>{skill.name}</Link>
               </h2>
               <p className="sub mono">{skill.id}</p>
               {skill.description && <p>{skill.description}</p>}

@@ -1,0 +1,92 @@
+import type { RunEvent } from "@skillrun/client";
+import { kindText, RUN_EVENT_TEXT } from "./event-words.js";
+
+/** One line of the log: a step attempt (its start joined with its end), or a single event. */
+export interface LogRow {
+  key: string;
+  depth: number;
+  label: string;
+  status: "running" | "done" | "failed" | "skipped" | "log" | "run";
+  text: string;
+  durationMs: number | null;
+  offsetMs: number | null;
+}
+
+/** The step log's rows, from its events in order. */
+export function logRows(events: RunEvent[]): LogRow[] {
+  const rows: LogRow[] = [];
+  // The rows of attempts that started and have not ended yet: their end completes them.
+  const open = new Map<string, LogRow>();
+  for (const event of events) {
+    const attemptKey = `${event.step?.label ?? ""}#${event.attempt ?? 1}`;
+    if (event.type === "step_finished" || event.type === "step_failed") {
+      const started = open.get(attemptKey);
+      if (started) {
+        open.delete(attemptKey);
+        endRow(started, event);
+        continue;
+      }
+    }
+    const row = rowOf(event);
+    if (!row) continue;
+    if (event.type === "step_started") open.set(attemptKey, row);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The row an event stands for on its own; none for `data_updated`, which the log leaves out. */
+function rowOf(event: RunEvent): LogRow | null {
+  const label = event.step?.label ?? "";
+  // Blocks and called skills label their steps "outer › inner": one level per ›.
+  const depth = label ? label.split(" › ").length - 1 : 0;
+  const row = {
+    key: `e${event.id}`,
+    depth,
+    label,
+    durationMs: null,
+    offsetMs: event.video_offset_ms ?? null,
+  };
+  switch (event.type) {
+    case "step_started":
+      return { ...row, status: "running", text: kindText(event.step) };
+    case "step_finished":
+    case "step_failed":
+      return { ...row, ...endOf(event), durationMs: event.duration_ms };
+    case "step_skipped":
+      return { ...row, status: "skipped", text: event.message ?? "its condition was false" };
+    case "log":
+      return {
+        ...row,
+        depth: depth + 1,
+        label: event.level ?? "log",
+        status: "log",
+        text: event.message ?? "",
+      };
+    case "data_updated":
+      return null;
+    default:
+      return {
+        ...row,
+        depth: 0,
+        label: RUN_EVENT_TEXT[event.type] ?? event.type,
+        status: "run",
+        text: event.message ?? "",
+        durationMs: event.duration_ms,
+        offsetMs: null,
+      };
+  }
+}
+
+/** How a step's end reads: done with its kind, or failed with its message. */
+function endOf(event: RunEvent): Pick<LogRow, "status" | "text"> {
+  if (event.type === "step_failed") return { status: "failed", text: event.message ?? "failed" };
+  return { status: "done", text: kindText(event.step) };
+}
+
+/** Completes the row of a started attempt with its end; the start's video offset stays. */
+function endRow(row: LogRow, event: RunEvent): void {
+  Object.assign(row, endOf(event));
+  row.durationMs = event.duration_ms;
+  row.offsetMs ??= event.video_offset_ms ?? null;
+}

@@ -1,0 +1,48 @@
+import { formatDuration } from "../time.js";
+import type { LogRow } from "./log-rows.js";
+
+/**
+ * One row of the step log, indented by its nesting. A step the video shows is a button that
+ * moves the video there (`onSeek`, present once the run has a video); a log line never is.
+ */
+export function StepRow(props: {
+  row: LogRow;
+  onSeek: ((offsetMs: number, label: string) => void) | undefined;
+}) {
+  const { row, onSeek } = props;
+  const seekable = onSeek !== undefined && row.offsetMs !== null && row.status !== "log";
+  const body = (
+    <>
+      <span className={`step-status status-${row.status}`}>
+        {/* A run's own event has no status of its own: its label says it. */}
+        {row.status === "run" ? "" : row.status}
+      </span>
+      <span className="step-label">{row.label}</span>
+      <span className="step-text">{row.text}</span>
+      <span className="step-duration">
+        {row.durationMs !== null ? formatDuration(row.durationMs) : ""}
+      </span>
+    </>
+  );
+  return (
+    <li
+      className={`step-row row-${row.status}`}
+      style={{ paddingInlineStart: `${row.depth * 1.25}rem` }}
+      data-label={row.label}
+    >
+      {seekable ? (
+        <button
+          type="button"
+          className="step-seek"
+          title="Show this step in the video"
+          onClick={() => onSeek(row.offsetMs ?? 0, row.label)}
+        >
+          {body}
+          <span className="visually-hidden">, show in the video</span>
+        </button>
+      ) : (
+        <div className="step-line">{body}</div>
+      )}
+    </li>
+  );
+}

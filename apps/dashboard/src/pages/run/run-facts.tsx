@@ -1,0 +1,28 @@
+import type { RunSession } from "@skillrun/client";
+import { Fact } from "../../components/fact.js";
+import { RunState } from "../../components/run-state.js";
+import { RelativeTime, RunDuration, useNow } from "../../components/time.js";
+import { Link, skillPath } from "../../router.js";
+
+/** The run's state (announced as it changes), skill, start and duration. */
+export function RunFacts(props: { run: RunSession }) {
+  const { run } = props;
+  // By the second: the duration of a run under way moves.
+  const now = useNow(1_000);
+  return (
+    <dl className="facts">
+      <Fact term="State" aria-live="polite">
+        <RunState state={run.state} />
+      </Fact>
+      <Fact term="Skill">
+        <Link to={skillPath(run.skill_id)}>{run.skill_id}</Link>
+      </Fact>
+      <Fact term="Started">
+        <RelativeTime iso={run.start_time} now={now} />
+      </Fact>
+      <Fact term="Duration">
+        <RunDuration start={run.start_time} end={run.end_time} now={now} />
+      </Fact>
+    </dl>
+  );
+}

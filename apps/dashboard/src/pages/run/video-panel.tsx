@@ -1,0 +1,34 @@
+import { isTerminalState, type RunSession } from "@skillrun/client";
+import type { Ref } from "react";
+import { RunVideo } from "../../components/run-video.js";
+import { Section } from "../../components/section.js";
+
+/** The run's video with a line saying where it was moved, or why there is no video (yet). */
+export function VideoPanel(props: {
+  run: RunSession;
+  videoRef: Ref<HTMLVideoElement>;
+  /** What the last move of the video was, in words ("" before any). */
+  seeked: string;
+}) {
+  const { run } = props;
+  return (
+    <Section name="video" title="Video" className="video-panel">
+      {run.video_url ? (
+        <>
+          <RunVideo ref={props.videoRef} src={run.video_url} title={`Video of run ${run.id}`} />
+          <p className="muted" role="status">
+            {props.seeked || "Choose a step in the log to see it in the video."}
+          </p>
+        </>
+      ) : (
+        <div className="video-placeholder">
+          <p>
+            {isTerminalState(run.state)
+              ? "No video: this run opened no browser, or its video is still being saved."
+              : "A run that opens a browser has its video here once it ends."}
+          </p>
+        </div>
+      )}
+    </Section>
+  );
+}
