@@ -89,6 +89,13 @@ const ConfigSchema = z.object({
     .int()
     .positive()
     .default(100 * 1024 * 1024),
+  // Most bytes all of one run's files may hold together (its file inputs, downloads, screenshots,
+  // saved bodies). A file that would pass it is not kept and its step fails.
+  RUN_FILES_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(512 * 1024 * 1024),
   // Largest a run's scratch variables (`let`, `save_as: vars.x`) may grow, as JSON (bytes).
   RUN_VARS_MAX_BYTES: z.coerce
     .number()

@@ -49,6 +49,7 @@ export {
   type RunFile,
   RunFileNotFound,
   type RunFiles,
+  RunFilesLimitExceeded,
   type RunFilesOptions,
 } from "./files/run-files.js";
 export { type AddressRule, forbiddenAddress, type Verdict } from "./network/address-rules.js";

@@ -19,6 +19,7 @@ export function workerOptionsOf(config: Config, flavour: Flavour): WorkerOptions
       dataBytes: config.RUN_DATA_MAX_BYTES,
       httpResponseBytes: config.RUN_HTTP_RESPONSE_MAX_BYTES,
       downloadBytes: config.RUN_DOWNLOAD_MAX_BYTES,
+      runFilesBytes: config.RUN_FILES_MAX_BYTES,
       varsBytes: config.RUN_VARS_MAX_BYTES,
       steps: config.RUN_MAX_STEPS,
     },

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { lookup } from "mime-types";
+import { formatBytes } from "../run/limits.js";
 import { sanitiseFileName } from "./file-names.js";
 
 /** A file a run has: a download, a screenshot, an uploaded input, a saved response body. */
@@ -50,6 +51,22 @@ export interface RunFilesOptions {
   onFile?: (file: RunFile) => void;
   /** Files the run starts with (inputs stored before it ran), already in `dir`. */
   existing?: RunFile[];
+  /**
+   * Most bytes all the run's files may hold, the files it starts with included; a file that
+   * would go past it is not kept (a transfer stops as it crosses it). No limit when absent.
+   */
+  maxTotalBytes?: number;
+}
+
+/** A file that would take the run's files past their limit (RUN_FILES_MAX_BYTES). */
+export class RunFilesLimitExceeded extends Error {
+  override readonly name = "RunFilesLimitExceeded";
+
+  constructor(file: string, limit: number) {
+    super(
+      `${file} would take the run's files over their limit of ${formatBytes(limit)} (${limit} bytes) for all of a run's files; nothing of it was kept`,
+    );
+  }
 }
 
 /** A run file name that does not exist in this run. */
@@ -73,6 +90,27 @@ export function createRunFiles(options: RunFilesOptions): RunFiles {
   const files = new Map<string, RunFile>();
   for (const file of options.existing ?? []) files.set(file.name, file);
   let made = false;
+  const limit = options.maxTotalBytes ?? Number.POSITIVE_INFINITY;
+  // Bytes of the files kept and of those being stored: counted as they come, so that transfers
+  // at the same time cannot pass the limit together.
+  let used = [...files.values()].reduce((sum, file) => sum + file.bytes, 0);
+  /** Counts `bytes` more for `name`, or refuses them past the limit. */
+  const take = (name: string, bytes: number): void => {
+    if (used + bytes > limit) throw new RunFilesLimitExceeded(name, limit);
+    used += bytes;
+  };
+  /** `chunks`, each counted as it passes. */
+  async function* counted(
+    name: string,
+    chunks: AsyncIterable<Uint8Array>,
+    taken: { bytes: number },
+  ) {
+    for await (const chunk of chunks) {
+      take(name, chunk.byteLength);
+      taken.bytes += chunk.byteLength;
+      yield chunk;
+    }
+  }
 
   /** A free name for `wanted`, reserved at once so two steps never get the same one. */
   const reserve = (wanted: string): string => {
@@ -87,9 +125,11 @@ export function createRunFiles(options: RunFilesOptions): RunFiles {
   const store = async (
     wanted: string,
     contentType: string | undefined,
-    put: (path: string) => Promise<void>,
+    put: (path: string, taken: { bytes: number }) => Promise<void>,
   ): Promise<RunFile> => {
     const name = reserve(wanted);
+    // What this file has counted against the limit so far; given back if it is not kept.
+    const taken = { bytes: 0 };
     const placeholder: RunFile = {
       name,
       bytes: 0,
@@ -102,7 +142,7 @@ export function createRunFiles(options: RunFilesOptions): RunFiles {
       if (!made) await mkdir(options.dir, { recursive: true, mode: 0o700 });
       made = true;
       const path = join(options.dir, name);
-      await put(path);
+      await put(path, taken);
       const file: RunFile = {
         name,
         bytes: (await stat(path)).size,
@@ -114,6 +154,7 @@ export function createRunFiles(options: RunFilesOptions): RunFiles {
       options.onFile?.(file);
       return file;
     } catch (error) {
+      used -= taken.bytes;
       files.delete(name);
       // What a failed write left behind (half a body) must not stay in the run's folder.
       await rm(join(options.dir, name), { force: true }).catch(() => undefined);
@@ -123,19 +164,29 @@ export function createRunFiles(options: RunFilesOptions): RunFiles {
 
   return {
     write: (name, bytes, contentType) =>
-      store(name, contentType, (path) => writeFile(path, bytes, { mode: 0o600 })),
+      store(name, contentType, (path, taken) => {
+        take(name, bytes.byteLength);
+        taken.bytes = bytes.byteLength;
+        return writeFile(path, bytes, { mode: 0o600 });
+      }),
     receive: (name, chunks, contentType) =>
-      store(name, contentType, async (path) => {
+      store(name, contentType, async (path, taken) => {
         // Opened before the transfer starts: a stream that opens its file by itself may create it
         // after a transfer refused at once was cleaned up, leaving an empty file behind.
         const handle = await open(path, "w", 0o600);
         try {
-          await pipeline(Readable.from(chunks), handle.createWriteStream());
+          await pipeline(Readable.from(counted(name, chunks, taken)), handle.createWriteStream());
         } finally {
           await handle.close().catch(() => undefined);
         }
       }),
-    copy: (source, name, contentType) => store(name, contentType, (path) => copyFile(source, path)),
+    copy: (source, name, contentType) =>
+      store(name, contentType, async (path, taken) => {
+        const { size } = await stat(source);
+        take(name, size);
+        taken.bytes = size;
+        await copyFile(source, path);
+      }),
     find: (name) => {
       const file = files.get(name);
       return file?.sha256 === "" ? undefined : file;

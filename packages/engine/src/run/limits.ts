@@ -9,6 +9,8 @@ export interface EngineLimits {
    * `save_to_file`. Past it the transfer stops and the step fails.
    */
   downloadBytes: number;
+  /** Most bytes all of a run's files may hold together (its inputs, downloads, screenshots, …). */
+  runFilesBytes: number;
   /** Largest the run's scratch variables (`vars`) may grow, as JSON, per skill. */
   varsBytes: number;
   /** Most steps one run may start, nested and repeated ones included (a bound on loops). */
@@ -19,6 +21,7 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   dataBytes: 1024 * 1024,
   httpResponseBytes: 10 * 1024 * 1024,
   downloadBytes: 100 * 1024 * 1024,
+  runFilesBytes: 512 * 1024 * 1024,
   varsBytes: 16 * 1024 * 1024,
   steps: 10_000,
 };

@@ -140,6 +140,7 @@ async function execute(job: RunJob): Promise<void> {
       files: createRunFiles({
         dir: job.files.dir,
         existing: job.files.existing,
+        maxTotalBytes: job.limits.runFilesBytes,
         now,
         onFile: (file) => post({ type: "file", file }),
       }),
