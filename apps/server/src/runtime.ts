@@ -103,11 +103,7 @@ export async function createRuntime(
   roles: RuntimeRoles,
   overrides: RuntimeOverrides = {},
 ): Promise<Runtime> {
-  const secretBox = new SecretBox(() =>
-    config.SECRETS_KEY === undefined
-      ? keptSecretsKey(join(localDataDir(config.DATABASE_URL), "secrets-key"))
-      : parseSecretsKey(config.SECRETS_KEY),
-  );
+  const secretBox = secretBoxOf(config);
   // Serving and executing need the key: a missing or unusable key file stops them here. One-off
   // commands load it when they first seal or open a value.
   if (roles.http || roles.worker) secretBox.load();
@@ -123,124 +119,24 @@ export async function createRuntime(
   }
   const repos = createRepositories(db, clock, signals, secretBox);
   const fileStore = new FileStore(config.VIDEO_DIR);
+  const parts = { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox };
 
   // Webhook deliveries follow the rules of runs' http steps, without this server's own address.
   const webhookNetwork = overrides.network ?? networkPolicyOf(config);
   // Ends live event streams when the server shuts down: draining waits for every request.
   const shutdown = new AbortController();
-  const app = roles.http ? createApp(appDeps()) : undefined;
+  const listening: Listening = {};
+  const app = roles.http
+    ? buildApp(parts, { network: webhookNetwork, shutdown: shutdown.signal, listening })
+    : undefined;
   // Runs' own policy: the same, until the demo adds this server's address once it listens.
   let network = webhookNetwork;
   const worker =
-    roles.worker && config.WORKER_CONCURRENCY > 0
-      ? new Worker(
-          {
-            execution: overrides.execution?.(repos.runExecution) ?? repos.runExecution,
-            logger,
-            clock,
-            signals,
-            fileStore,
-            chromium: overrides.chromium ?? {
-              CHROMIUM_PATH: config.CHROMIUM_PATH,
-              PATH: config.PATH,
-            },
-            browser: browserSettingsOf(config),
-            // Read at each run: the server's own address is known only once it listens.
-            network: () => network,
-            secrets: new RunSecrets(repos.secrets, secretBox),
-            files: {
-              runFiles: repos.runFiles,
-              uploads: repos.uploads,
-              maxBytes: config.FILE_MAX_BYTES,
-            },
-            retention: new Retention({
-              retention: repos.retention,
-              runFiles: repos.runFiles,
-              uploads: repos.uploads,
-              fileStore,
-              clock,
-              logger,
-              days: config.RETENTION_DAYS,
-            }),
-          },
-          { ...workerOptionsOf(config, db.flavour), ...overrides.worker },
-        )
-      : undefined;
+    roles.worker && config.WORKER_CONCURRENCY > 0 ? buildWorker(parts, () => network) : undefined;
   const webhookSender =
     (roles.http || roles.worker) && config.WEBHOOK_DELIVERY
-      ? new WebhookSender(
-          {
-            deliveries: repos.webhookDeliveries,
-            box: secretBox,
-            clock,
-            logger,
-            network: () => webhookNetwork,
-          },
-          { ...DEFAULT_WEBHOOK_SENDER_OPTIONS, ...overrides.webhooks },
-        )
+      ? buildWebhookSender(parts, webhookNetwork)
       : undefined;
-  let server: ServerClosing | undefined;
-  let closing: Promise<void> | undefined;
-
-  // Known once the server listens (PORT=0 picks a free port).
-  let boundUrl: string | undefined;
-
-  function appDeps(): AppDeps {
-    const deps: AppDeps = {
-      ...repos,
-      fileStore,
-      clock,
-      logger,
-      network: () => webhookNetwork,
-      serverUrl: () => boundUrl ?? serverUrlOf(config.HOST, config.PORT),
-      config: {
-        bodyLimitBytes: config.BODY_LIMIT_BYTES,
-        skillCheckBudgetMs: config.SKILL_CHECK_BUDGET_MS,
-        validateResponses: config.VALIDATE_RESPONSES,
-        publicUrl: config.PUBLIC_URL,
-        trustProxy: config.TRUST_PROXY,
-        inputLimits: { maxBytes: config.INPUTS_MAX_BYTES, maxDepth: config.INPUTS_MAX_DEPTH },
-        videoUrlTtlSeconds: config.VIDEO_URL_TTL_SECONDS,
-        videoSigningSecret:
-          config.VIDEO_SIGNING_SECRET ??
-          keptSigningSecret(join(localDataDir(config.DATABASE_URL), "video-signing-secret")),
-        fileMaxBytes: config.FILE_MAX_BYTES,
-        eventStream: {
-          // PostgreSQL wakes streams as soon as what they read is written; the poll is a safety
-          // net there (a lost notification connection). SQLite has no notifications.
-          pollMs: config.STREAM_POLL_MS ?? (db.flavour === "postgres" ? 2000 : 250),
-          heartbeatMs: config.STREAM_HEARTBEAT_SECONDS * 1000,
-        },
-      },
-      shutdown: shutdown.signal,
-      streamWakes: (listener) => signals.onStreamWake(listener),
-    };
-    return overrides.app ? overrides.app(deps) : deps;
-  }
-
-  async function listen(http: Express): Promise<string> {
-    const listening: Server = http.listen(config.PORT, config.HOST);
-    server = closeable(listening);
-    // Malformed requests Node refuses before Express sees them get a JSON body too.
-    listening.on("clientError", answerClientError);
-    await new Promise<void>((resolve, reject) => {
-      listening.once("listening", resolve);
-      listening.once("error", (error: NodeJS.ErrnoException) =>
-        reject(
-          error.code === "EADDRINUSE"
-            ? new Error(`port ${config.PORT} on ${config.HOST} is in use; set PORT to another port`)
-            : error,
-        ),
-      );
-    });
-    // PORT=0 picks a free port: report the one actually bound.
-    const { port } = listening.address() as AddressInfo;
-    if (overrides.allowOwnAddress) {
-      network = networkPolicyOf(config, ownAddresses(config, port));
-    }
-    boundUrl = serverUrlOf(config.HOST, port);
-    return config.PUBLIC_URL ?? boundUrl;
-  }
 
   return {
     config,
@@ -254,51 +150,203 @@ export async function createRuntime(
     worker,
     webhookSender,
     async start() {
-      const url = app ? await listen(app) : undefined;
+      let url: string | undefined;
+      if (app) {
+        const port = await listen(app, config, listening);
+        if (overrides.allowOwnAddress) {
+          network = networkPolicyOf(config, ownAddresses(config, port));
+        }
+        listening.url = serverUrlOf(config.HOST, port);
+        url = config.PUBLIC_URL ?? listening.url;
+      }
       worker?.start();
       webhookSender?.start();
       // Ready means able to execute: the worker's run processes have loaded.
       await worker?.ready();
       return { url };
     },
-    close(options = {}) {
-      const force = options.force === true;
-      if (closing !== undefined) {
-        // Stop at once: what the close under way still waits for is cut short.
-        if (force) {
-          void server?.close({ force });
-          void worker?.stop(0);
-          void webhookSender?.stop({ now: true });
-        }
-        return closing;
-      }
-      closing = (async () => {
-        shutdown.abort();
-        // Both at once: no new connection, no new claim. The runs under way go on meanwhile, and
-        // what they are not given time to finish goes back to the queue.
-        const serverClosed = server?.close({ force });
-        if (server) {
-          const n = server.inFlight;
-          logger.info(
-            { inFlight: n },
-            `no longer accepting connections; answering ${n === 1 ? "1 request" : `${n} requests`} in flight`,
-          );
-          void serverClosed?.then(() => logger.info("HTTP server closed"));
-        }
-        const workerStopped = worker?.stop(force ? 0 : (options.graceMs ?? 0));
-        // The sender goes on while runs drain, so that their endings are told, then lets its
-        // attempts in flight finish (10 s at most) and records them before the database closes.
-        const sendersStopped = Promise.resolve(workerStopped)
-          .catch(() => undefined)
-          .then(() => webhookSender?.stop({ now: force }));
-        try {
-          await Promise.all([serverClosed, workerStopped, sendersStopped]);
-        } finally {
-          await signals.close().catch(() => undefined);
-          await db.close();
-        }
-      })();
-      return closing;
+    close: closer({ ...parts, worker, webhookSender, shutdown, listening }),
+  };
+}
+
+/** The parts every role shares, from which the HTTP app and the worker are built. */
+interface RuntimeParts {
+  config: Config;
+  overrides: RuntimeOverrides;
+  logger: Logger;
+  clock: Clock;
+  db: Database;
+  signals: RunSignals;
+  repos: Repositories;
+  fileStore: FileStore;
+  secretBox: SecretBox;
+}
+
+/** The secrets key: SECRETS_KEY, else the key file kept beside a local database. */
+function secretBoxOf(config: Config): SecretBox {
+  return new SecretBox(() =>
+    config.SECRETS_KEY === undefined
+      ? keptSecretsKey(join(localDataDir(config.DATABASE_URL), "secrets-key"))
+      : parseSecretsKey(config.SECRETS_KEY),
+  );
+}
+
+/** What is known once the server listens (PORT=0 picks a free port). */
+interface Listening {
+  server?: ServerClosing;
+  /** The address bound, as clients would reach it without PUBLIC_URL. */
+  url?: string;
+}
+
+/** The HTTP app, from the shared parts (and what `overrides.app` changes of its dependencies). */
+function buildApp(
+  { config, overrides, logger, clock, db, signals, repos, fileStore }: RuntimeParts,
+  serving: { network: NetworkPolicy; shutdown: AbortSignal; listening: Listening },
+): Express {
+  const deps: AppDeps = {
+    ...repos,
+    fileStore,
+    clock,
+    logger,
+    network: () => serving.network,
+    serverUrl: () => serving.listening.url ?? serverUrlOf(config.HOST, config.PORT),
+    config: {
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      validateResponses: config.VALIDATE_RESPONSES,
+      publicUrl: config.PUBLIC_URL,
+      trustProxy: config.TRUST_PROXY,
+      inputLimits: { maxBytes: config.INPUTS_MAX_BYTES, maxDepth: config.INPUTS_MAX_DEPTH },
+      videoUrlTtlSeconds: config.VIDEO_URL_TTL_SECONDS,
+      videoSigningSecret:
+        config.VIDEO_SIGNING_SECRET ??
+        keptSigningSecret(join(localDataDir(config.DATABASE_URL), "video-signing-secret")),
+      fileMaxBytes: config.FILE_MAX_BYTES,
+      eventStream: {
+        // PostgreSQL wakes streams as soon as what they read is written; the poll is a safety
+        // net there (a lost notification connection). SQLite has no notifications.
+        pollMs: config.STREAM_POLL_MS ?? (db.flavour === "postgres" ? 2000 : 250),
+        heartbeatMs: config.STREAM_HEARTBEAT_SECONDS * 1000,
+      },
     },
+    shutdown: serving.shutdown,
+    streamWakes: (listener) => signals.onStreamWake(listener),
+  };
+  return createApp(overrides.app ? overrides.app(deps) : deps);
+}
+
+/** The worker, from the shared parts; `network`: where runs may connect, read at each claim. */
+function buildWorker(
+  { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox }: RuntimeParts,
+  network: () => NetworkPolicy,
+): Worker {
+  return new Worker(
+    {
+      execution: overrides.execution?.(repos.runExecution) ?? repos.runExecution,
+      logger,
+      clock,
+      signals,
+      fileStore,
+      chromium: overrides.chromium ?? { CHROMIUM_PATH: config.CHROMIUM_PATH, PATH: config.PATH },
+      browser: browserSettingsOf(config),
+      // Read at each run: the server's own address is known only once it listens.
+      network,
+      secrets: new RunSecrets(repos.secrets, secretBox),
+      files: { runFiles: repos.runFiles, uploads: repos.uploads, maxBytes: config.FILE_MAX_BYTES },
+      retention: new Retention({
+        retention: repos.retention,
+        runFiles: repos.runFiles,
+        uploads: repos.uploads,
+        fileStore,
+        clock,
+        logger,
+        days: config.RETENTION_DAYS,
+      }),
+    },
+    { ...workerOptionsOf(config, db.flavour), ...overrides.worker },
+  );
+}
+
+/** The webhook delivery loop; deliveries may go where runs' http steps may. */
+function buildWebhookSender(
+  { overrides, logger, clock, repos, secretBox }: RuntimeParts,
+  network: NetworkPolicy,
+): WebhookSender {
+  return new WebhookSender(
+    { deliveries: repos.webhookDeliveries, box: secretBox, clock, logger, network: () => network },
+    { ...DEFAULT_WEBHOOK_SENDER_OPTIONS, ...overrides.webhooks },
+  );
+}
+
+/** Listens on HOST:PORT; resolves with the port bound. `listening.server` is set at once. */
+async function listen(http: Express, config: Config, listening: Listening): Promise<number> {
+  const server: Server = http.listen(config.PORT, config.HOST);
+  listening.server = closeable(server);
+  // Malformed requests Node refuses before Express sees them get a JSON body too.
+  server.on("clientError", answerClientError);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`port ${config.PORT} on ${config.HOST} is in use; set PORT to another port`)
+          : error,
+      ),
+    );
+  });
+  // PORT=0 picks a free port: report the one actually bound.
+  return (server.address() as AddressInfo).port;
+}
+
+/** The runtime's `close` (see Runtime.close); a second call joins the first, or hurries it. */
+function closer(parts: {
+  logger: Logger;
+  db: Database;
+  signals: RunSignals;
+  worker: Worker | undefined;
+  webhookSender: WebhookSender | undefined;
+  shutdown: AbortController;
+  listening: Listening;
+}): Runtime["close"] {
+  const { logger, db, signals, worker, webhookSender, shutdown, listening } = parts;
+  let closing: Promise<void> | undefined;
+  return (options = {}) => {
+    const force = options.force === true;
+    const { server } = listening;
+    if (closing !== undefined) {
+      // Stop at once: what the close under way still waits for is cut short.
+      if (force) {
+        void server?.close({ force });
+        void worker?.stop(0);
+        void webhookSender?.stop({ now: true });
+      }
+      return closing;
+    }
+    closing = (async () => {
+      shutdown.abort();
+      // Both at once: no new connection, no new claim. The runs under way go on meanwhile, and
+      // what they are not given time to finish goes back to the queue.
+      const serverClosed = server?.close({ force });
+      if (server) {
+        const n = server.inFlight;
+        logger.info(
+          { inFlight: n },
+          `no longer accepting connections; answering ${n === 1 ? "1 request" : `${n} requests`} in flight`,
+        );
+        void serverClosed?.then(() => logger.info("HTTP server closed"));
+      }
+      const workerStopped = worker?.stop(force ? 0 : (options.graceMs ?? 0));
+      // The sender goes on while runs drain, so that their endings are told, then lets its
+      // attempts in flight finish (10 s at most) and records them before the database closes.
+      const sendersStopped = Promise.resolve(workerStopped)
+        .catch(() => undefined)
+        .then(() => webhookSender?.stop({ now: force }));
+      try {
+        await Promise.all([serverClosed, workerStopped, sendersStopped]);
+      } finally {
+        await signals.close().catch(() => undefined);
+        await db.close();
+      }
+    })();
+    return closing;
   };
 }

@@ -34,8 +34,9 @@ const TRANSITIONS: ReadonlyMap<StoredRunState, readonly StoredRunState[]> = new 
 /** Every state a run can be in, the queue (null) first. */
 export const STORED_RUN_STATES: readonly StoredRunState[] = [...TRANSITIONS.keys()];
 
-export function isTerminal(state: StoredRunState): boolean {
-  return (TERMINAL_STATES as readonly StoredRunState[]).includes(state);
+/** Whether `state` is terminal; a plain string too, as the database gives it back. */
+export function isTerminal(state: string | null): boolean {
+  return TERMINAL_STATES.some((terminal) => terminal === state);
 }
 
 export function canTransition(from: StoredRunState, to: StoredRunState): boolean {

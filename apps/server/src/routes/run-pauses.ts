@@ -36,10 +36,12 @@ export function runPausesRouter(pauses: RunPauseRepository): Router {
   router.post(
     "/run/:id/resume",
     operation("resumeRun", async (req, res) => {
+      // The body is optional (a run paused by POST /run/{id}/pause is resumed without one): an
+      // answer is given only by a body that has `input`, whatever its value (null included).
       const body: unknown = req.body;
       const answer: ResumeAnswer =
         typeof body === "object" && body !== null && "input" in body
-          ? { given: true, value: (body as { input: unknown }).input }
+          ? { given: true, value: body.input }
           : { given: false };
       const resumed = await pauses.resume(ownerOf(req), req.params.id, answer);
       switch (resumed.outcome) {

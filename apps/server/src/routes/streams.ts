@@ -4,7 +4,7 @@ import type { FollowedRun, RunEventRepository } from "../db/repositories/run-eve
 import type { RunEvent } from "../domain/api-types.js";
 import type { Clock } from "../domain/clock.js";
 import { RunNotFound } from "../domain/errors.js";
-import { isTerminal, type StoredRunState } from "../domain/run-state-machine.js";
+import { isTerminal } from "../domain/run-state-machine.js";
 import { ownerOf } from "../http/auth.js";
 import { openEventStream, type StreamOptions, untilNext, Waker } from "../http/event-stream.js";
 import { operation } from "../http/operation.js";
@@ -170,7 +170,7 @@ function send(res: Response, event: RunEvent): void {
 function isEnding(event: RunEvent): boolean {
   if (ENDINGS.has(event.type)) return true;
   // A lost worker's run that was not re-queued ended in reset with this event.
-  return event.type === "worker_lost" && (event.data as { requeued?: unknown })?.requeued === false;
+  return event.type === "worker_lost" && event.data?.requeued === false;
 }
 
 /**
@@ -178,7 +178,7 @@ function isEnding(event: RunEvent): boolean {
  * log ends with its ending, or it ended long enough ago that a worker's last word would have come.
  */
 function hasNothingMore(run: FollowedRun, now: Date): boolean {
-  if (!isTerminal(run.state as StoredRunState)) return false;
+  if (!isTerminal(run.state)) return false;
   if (run.workerId === null) return true;
   // Its ending was sent before (or the client resumed after it).
   if (run.lastEvent !== null && isEnding(run.lastEvent)) return true;

@@ -142,14 +142,8 @@ export class RunHosts {
     const { child } = host;
     child.ref();
     child.channel?.ref();
-    let reportOutcome!: (outcome: HostOutcome) => void;
-    let reportClosed!: (closed: { video: RecordedVideo | null; abandoned: boolean }) => void;
-    const outcome = new Promise<HostOutcome>((resolve) => {
-      reportOutcome = resolve;
-    });
-    const closed = new Promise<{ video: RecordedVideo | null; abandoned: boolean }>((resolve) => {
-      reportClosed = resolve;
-    });
+    const { promise: outcome, resolve: reportOutcome } = settleable<HostOutcome>();
+    const { promise: closed, resolve: reportClosed } = settleable<Awaited<HostedRun["closed"]>>();
     let engineDone = false;
     let timer: NodeJS.Timeout | undefined;
 
@@ -173,60 +167,24 @@ export class RunHosts {
       finish(false);
     };
     const onMessage = (message: FromRunHost) => {
-      switch (message.type) {
-        case "event":
-          handlers.onEvent(message.event);
-          return;
-        case "problem":
-          handlers.onProblem(message.message);
-          return;
-        case "file":
-          handlers.onFile(message.file);
-          return;
-        case "effects":
-          handlers.onEffects(message.step).then(
-            () => send(host, { type: "effects_recorded", error: null }),
-            (error: unknown) => send(host, { type: "effects_recorded", error: messageOf(error) }),
+      if (relay(host, message, handlers)) return;
+      if (message.type === "result") {
+        engineDone = true;
+        clearTimeout(timer);
+        reportOutcome({ type: "result", result: message.result });
+        timer = setTimeout(() => {
+          handlers.onProblem(
+            `the browser did not close within ${this.options.closeMs / 1000} s; its processes were killed`,
           );
-          return;
-        case "paused":
-          handlers.onPaused(message.request).then(
-            (answer) => send(host, { type: "resume", answer }),
-            () => undefined,
-          );
-          return;
-        case "pause_abandoned":
-          handlers.onPauseAbandoned();
-          return;
-        case "result":
-          engineDone = true;
-          clearTimeout(timer);
-          reportOutcome({ type: "result", result: message.result });
-          timer = setTimeout(() => {
-            handlers.onProblem(
-              `the browser did not close within ${this.options.closeMs / 1000} s; its processes were killed`,
-            );
-            abandon({ type: "crashed", message: "the browser did not close" });
-          }, this.options.closeMs);
-          return;
-        case "closed":
-          reportClosed({ video: message.video, abandoned: false });
-          finish(true);
-          return;
+          abandon({ type: "crashed", message: "the browser did not close" });
+        }, this.options.closeMs);
+      } else if (message.type === "closed") {
+        reportClosed({ video: message.video, abandoned: false });
+        finish(true);
       }
     };
-    const onExit = (code: number | null, signalName: NodeJS.Signals | null) => {
-      if (OUT_OF_MEMORY.test(host.stderr)) {
-        abandon({ type: "out_of_memory" });
-        return;
-      }
-      const how = signalName === null ? `exit code ${code}` : `signal ${signalName}`;
-      const said = host.stderr.trim().split("\n").slice(-1)[0] ?? "";
-      abandon({
-        type: "crashed",
-        message: `the run's process ended (${how})${said && `: ${said}`}`,
-      });
-    };
+    const onExit = (code: number | null, signalName: NodeJS.Signals | null) =>
+      abandon(exitOutcome(host, code, signalName));
     const onAbort = () => {
       const reason: StopKind = signal.reason instanceof RunStop ? signal.reason.kind : "lost";
       send(host, { type: "stop", reason });
@@ -363,6 +321,62 @@ export class RunHosts {
     await host.exited;
     this.refill();
   }
+}
+
+/**
+ * Passes what a run under way reports on to its handlers, and their answers back to its process;
+ * false for the messages about the run's end (and any other), which `execute` handles itself.
+ */
+function relay(host: Host, message: FromRunHost, handlers: HostedRunHandlers): boolean {
+  switch (message.type) {
+    case "event":
+      handlers.onEvent(message.event);
+      return true;
+    case "problem":
+      handlers.onProblem(message.message);
+      return true;
+    case "file":
+      handlers.onFile(message.file);
+      return true;
+    case "effects":
+      handlers.onEffects(message.step).then(
+        () => send(host, { type: "effects_recorded", error: null }),
+        (error: unknown) => send(host, { type: "effects_recorded", error: messageOf(error) }),
+      );
+      return true;
+    case "paused":
+      handlers.onPaused(message.request).then(
+        (answer) => send(host, { type: "resume", answer }),
+        () => undefined,
+      );
+      return true;
+    case "pause_abandoned":
+      handlers.onPauseAbandoned();
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** How the run ended when its process exited under it: out of its heap, or of something else. */
+function exitOutcome(
+  host: Host,
+  code: number | null,
+  signalName: NodeJS.Signals | null,
+): HostOutcome {
+  if (OUT_OF_MEMORY.test(host.stderr)) return { type: "out_of_memory" };
+  const how = signalName === null ? `exit code ${code}` : `signal ${signalName}`;
+  const said = host.stderr.trim().split("\n").slice(-1)[0] ?? "";
+  return { type: "crashed", message: `the run's process ended (${how})${said && `: ${said}`}` };
+}
+
+/** A promise, and what resolves it. */
+function settleable<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
 }
 
 function send(host: Host, message: ToRunHost): void {

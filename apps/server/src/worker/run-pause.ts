@@ -90,30 +90,7 @@ export class RunPause {
     const { execution, holder, clock, control } = this.deps;
     this.timeLimit?.suspend();
     const waitMs = request.reason === "ask" ? request.timeoutMs : REQUESTED_PAUSE_MS;
-    const at = clock.now();
-    const expiresAt = new Date(at.getTime() + waitMs).toISOString();
-    const pausedFor: PausedFor =
-      request.reason === "ask"
-        ? {
-            reason: "ask",
-            step: request.step.label,
-            prompt: request.prompt,
-            schema: request.schema,
-            expires_at: expiresAt,
-          }
-        : { reason: "requested", step: request.step.label, expires_at: expiresAt };
-    const { step: _label, ...data } = pausedFor;
-    const event: NewRunEvent = {
-      runId: holder.runId,
-      at,
-      type: "run_paused",
-      step: request.step,
-      message:
-        request.reason === "ask"
-          ? `waiting for an answer until ${expiresAt}: ${request.prompt}`
-          : `paused at a client's request until ${expiresAt}`,
-      data,
-    };
+    const { pausedFor, event } = pauseOf(holder.runId, request, clock.now(), waitMs);
     this.pausing = true;
     this.givenUpWhilePausing = false;
     let written: "paused" | "called_off" | "not_held";
@@ -256,6 +233,39 @@ export class RunPause {
       return false;
     }
   }
+}
+
+/** How a pause is written: why and until when the run waits, and its `run_paused` event. */
+function pauseOf(
+  runId: string,
+  request: PauseRequest,
+  at: Date,
+  waitMs: number,
+): { pausedFor: PausedFor; event: NewRunEvent } {
+  const expiresAt = new Date(at.getTime() + waitMs).toISOString();
+  const pausedFor: PausedFor =
+    request.reason === "ask"
+      ? {
+          reason: "ask",
+          step: request.step.label,
+          prompt: request.prompt,
+          schema: request.schema,
+          expires_at: expiresAt,
+        }
+      : { reason: "requested", step: request.step.label, expires_at: expiresAt };
+  const { step: _label, ...data } = pausedFor;
+  const event: NewRunEvent = {
+    runId,
+    at,
+    type: "run_paused",
+    step: request.step,
+    message:
+      request.reason === "ask"
+        ? `waiting for an answer until ${expiresAt}: ${request.prompt}`
+        : `paused at a client's request until ${expiresAt}`,
+    data,
+  };
+  return { pausedFor, event };
 }
 
 function formatWait(ms: number): string {

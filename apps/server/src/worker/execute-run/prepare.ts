@@ -1,0 +1,194 @@
+import {
+  createRunFiles,
+  type RunFile,
+  type SkillDefinition,
+  type StopKind,
+} from "@skillrun/engine";
+import { FileInputFailed, prepareFileInputs } from "../../files/prepare-file-inputs.js";
+import { EventBudget } from "../event-limits.js";
+import { EventWriter } from "../event-writer.js";
+import type { RunContext } from "../execute-run.js";
+import { FileIndexWriter } from "../file-index-writer.js";
+import { RunPause, type RunWatch } from "../run-pause.js";
+import { RunStop } from "../run-stop.js";
+import { TimeLimit } from "../time-limit.js";
+import { timeoutMessageOf } from "./finish.js";
+
+/** A run ready to start in its process: what the engine is given, and what records its work. */
+export interface PreparedRun {
+  ready: true;
+  definition: SkillDefinition;
+  /** The skills it calls whose stored definitions are usable. */
+  skills: Record<string, SkillDefinition>;
+  /** Its inputs, secret ones opened and `file` ones stored as run files. */
+  inputs: Record<string, unknown>;
+  /** The secrets it reads. */
+  secrets: Record<string, string>;
+  /** The run files its file inputs became. */
+  inputFiles: RunFile[];
+  filesDir: string;
+  videoPath: string;
+  /** When it started (the clock's ms): after setting aside an earlier attempt, before inputs. */
+  started: number;
+  timeLimit: TimeLimit;
+  /** Writes its step log as the engine reports it; `budget` says how much of it is kept. */
+  writer: EventWriter;
+  budget: EventBudget;
+  pauses: RunPause;
+  fileIndex: FileIndexWriter;
+}
+
+/** Why a run ends before its process starts it: a failure, or a stop while its inputs loaded. */
+export type UnstartedRun =
+  | {
+      ready: false;
+      outcome: "failed";
+      message: string;
+      /** When it started; none when it failed before (its duration is then nothing). */
+      started?: number;
+    }
+  | {
+      ready: false;
+      outcome: "aborted";
+      reason: StopKind | null;
+      timeoutMessage: string;
+      started: number;
+    };
+
+/**
+ * Everything before the run's process starts the engine: its stored definitions, its secrets,
+ * what an earlier attempt left set aside, its time limit started and its `file` inputs stored.
+ */
+export async function prepareRun(
+  context: RunContext,
+  watch: RunWatch,
+): Promise<PreparedRun | UnstartedRun> {
+  const { deps, run, holder, control, now } = context;
+  const definition = storedDefinition(run.definition);
+  if (definition === null) {
+    const message = `skill ${run.skillId} has no usable stored definition; import it again`;
+    return { ready: false, outcome: "failed", message };
+  }
+  const skills = calledDefinitions(run.calledSkills);
+  // The secrets the run's skill and the skills it calls read.
+  const opened = await deps.secrets.open(run, [definition, ...Object.values(skills)]);
+  if (!opened.ok) return { ready: false, outcome: "failed", message: opened.message };
+
+  const { execution, clock, logger } = deps;
+  const writer = new EventWriter(execution, holder, logger);
+  // Listening to the watch from here on: a pause asked for while the inputs load is heard.
+  const pauses = new RunPause(
+    { execution, holder, clock, logger, control, eventsWritten: () => writer.flushed() },
+    watch,
+  );
+  const budget = new EventBudget(deps.eventLimits);
+  await setAsideEarlierAttempt(context, writer, budget);
+  const videoPath = await deps.fileStore.pathForWriting(run.id);
+  const started = now();
+  // Stopped while the run is paused.
+  const timeLimit = new TimeLimit(definition.timeoutMs, () =>
+    control.abort(new RunStop("timeout")),
+  );
+  const filesDir = deps.fileStore.filesDirOf(run.id);
+  const fileIndex = new FileIndexWriter(deps.files.runFiles, run.id, logger);
+  const stored = await storeFileInputs(context, definition, opened.inputs, {
+    filesDir,
+    fileIndex,
+    timeLimit,
+    started,
+  });
+  if ("ready" in stored) return stored;
+  return {
+    ready: true,
+    definition,
+    skills,
+    inputs: stored.inputs,
+    secrets: opened.secrets,
+    inputFiles: stored.inputFiles,
+    filesDir,
+    videoPath,
+    started,
+    timeLimit,
+    writer,
+    budget,
+    pauses,
+    fileIndex,
+  };
+}
+
+/**
+ * A run claimed again (its worker was lost, or shut down) starts over without touching what the
+ * earlier attempt left; the index of files lists the attempt under way.
+ */
+async function setAsideEarlierAttempt(
+  { deps, run }: RunContext,
+  writer: EventWriter,
+  budget: EventBudget,
+): Promise<void> {
+  const kept = await deps.fileStore.keepEarlierAttempt(run.id);
+  if (kept === null) return;
+  await deps.files.runFiles.forget([run.id]);
+  const message = `what an earlier attempt left is kept in the video store as ${kept}.webm and ${kept}-files/`;
+  writer.push(
+    budget.admit({ runId: run.id, at: deps.clock.now(), type: "log", level: "info", message }),
+  );
+}
+
+/**
+ * The run's file inputs become run files before its steps start, within its time limit; a run
+ * stopped meanwhile, or whose inputs cannot be stored, ends here (its time limit stopped).
+ */
+async function storeFileInputs(
+  { deps, run, control, now }: RunContext,
+  definition: SkillDefinition,
+  given: Record<string, unknown>,
+  into: { filesDir: string; fileIndex: FileIndexWriter; timeLimit: TimeLimit; started: number },
+): Promise<{ inputs: Record<string, unknown>; inputFiles: RunFile[] } | UnstartedRun> {
+  const { fileIndex, timeLimit, started } = into;
+  const inputFiles = createRunFiles({
+    dir: into.filesDir,
+    now,
+    onFile: (file) => fileIndex.push(file),
+  });
+  try {
+    const inputs = await prepareFileInputs(
+      { ...deps.files, fileStore: deps.fileStore, network: deps.network },
+      { ...run, inputs: given },
+      definition.inputs,
+      inputFiles,
+      control.signal,
+    );
+    return { inputs, inputFiles: inputFiles.list() };
+  } catch (error) {
+    timeLimit.stop();
+    await fileIndex.flushed();
+    const { signal } = control;
+    if (signal.aborted) {
+      const reason = signal.reason instanceof RunStop ? signal.reason.kind : null;
+      const timeoutMessage = timeoutMessageOf(definition, signal.reason);
+      return { ready: false, outcome: "aborted", reason, timeoutMessage, started };
+    }
+    let message = "internal error: the run's file inputs could not be stored";
+    if (error instanceof FileInputFailed) message = error.message;
+    else deps.logger.error({ err: error }, "could not store a run's file inputs");
+    return { ready: false, outcome: "failed", message, started };
+  }
+}
+
+/** The called skills whose stored definitions are usable; a call of another fails in the run. */
+function calledDefinitions(stored: Record<string, unknown>): Record<string, SkillDefinition> {
+  const usable: Record<string, SkillDefinition> = {};
+  for (const [id, value] of Object.entries(stored)) {
+    const definition = storedDefinition(value);
+    if (definition !== null) usable[id] = definition;
+  }
+  return usable;
+}
+
+/** The definition the import stored, or null when it is not one the engine can run. */
+function storedDefinition(value: unknown): SkillDefinition | null {
+  if (typeof value !== "object" || value === null) return null;
+  const candidate = value as Partial<SkillDefinition>;
+  if (!Array.isArray(candidate.steps) || typeof candidate.timeoutMs !== "number") return null;
+  return value as SkillDefinition;
+}
