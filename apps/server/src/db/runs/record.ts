@@ -16,7 +16,7 @@ const EVENTS_PER_INSERT = 50;
 
 /**
  * Appends events to the step log, in order, in as few statements as it takes: on PostgreSQL each
- * statement is a round trip (docs/decisions/0012-step-log-batched.md).
+ * statement is a round trip (docs/decisions/0010-one-statement-per-write-on-postgresql.md).
  */
 export function* insertEvents(events: readonly NewRunEvent[]): TransactionPlan<void> {
   for (let from = 0; from < events.length; from += EVENTS_PER_INSERT) {
