@@ -2,6 +2,7 @@ import type { Flavour } from "../database-url.js";
 import { type DirectSql, query, type SqlStatement, type TransactionPlan } from "../direct-sql.js";
 import { GroupCommit } from "../group-commit.js";
 import { payloadOf, RUN_SIGNAL_CHANNEL, type RunSignal } from "./signal.js";
+import { insertAndNotify, NOTIFY } from "./sql/notify.js";
 
 /** What the plan of a change comes to: its value, and what to tell the workers (if anything). */
 export interface Signalled<T> {
@@ -28,8 +29,6 @@ export interface RunCommits {
    */
   insert(statements: readonly SqlStatement[], signal: RunSignal): Promise<void>;
 }
-
-const NOTIFY = "SELECT pg_notify(?, ?)";
 
 /**
  * The commits of a process on `db`. On SQLite this process's workers are told after the commit
@@ -69,15 +68,16 @@ interface InsertWrite {
 }
 
 function postgresCommits(direct: DirectSql): RunCommits {
-  // `WITH i0 AS (INSERT …), i1 AS (INSERT …) SELECT pg_notify(…)`, the INSERTs of every write
-  // queued together: PostgreSQL executes every INSERT of a WITH whether or not the query reads
-  // it, and a statement commits as a whole: one round trip for the turn's new runs.
+  // The INSERTs of every write queued together and their notifications, one statement: one
+  // round trip for the turn's new runs.
   const inserts = new GroupCommit<InsertWrite>(async (writes) => {
     const statements = writes.flatMap((write) => write.statements);
-    const withs = statements.map(({ sql }, i) => `i${i} AS (${sql})`).join(", ");
     const payloads = [...new Set(writes.map((write) => payloadOf(write.signal)))];
     await direct.single(
-      `WITH ${withs} SELECT ${payloads.map(() => "pg_notify(?, ?)").join(", ")}`,
+      insertAndNotify(
+        statements.map(({ sql }) => sql),
+        payloads.length,
+      ),
       [
         ...statements.flatMap(({ params }) => params),
         ...payloads.flatMap((payload) => [RUN_SIGNAL_CHANNEL, payload]),

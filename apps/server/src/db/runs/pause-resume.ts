@@ -69,10 +69,10 @@ export function pause(
   const requested = pausedFor.reason === "requested";
   const held = [holder.runId, holder.workerId];
   return direct.run(function* () {
-    const { rows, changes } = yield* query<{ owner: string }>(
-      `${pauseHeldRun(requested)} RETURNING owner`,
-      [toJsonColumn(pausedFor), ...held],
-    );
+    const { rows, changes } = yield* query<{ owner: string }>(pauseHeldRun(requested), [
+      toJsonColumn(pausedFor),
+      ...held,
+    ]);
     const row = rows[0];
     if (changes === 1 && row !== undefined) {
       yield* insertEvents([event]);
@@ -92,7 +92,7 @@ export function pause(
  */
 export function unpause(direct: DirectSql, holder: Holder, event: NewRunEvent): Promise<boolean> {
   return direct.run(function* (): TransactionPlan<boolean> {
-    const { rows } = yield* query<{ owner: string }>(`${UNPAUSE_HELD_RUN} RETURNING owner`, [
+    const { rows } = yield* query<{ owner: string }>(UNPAUSE_HELD_RUN, [
       holder.runId,
       holder.workerId,
     ]);

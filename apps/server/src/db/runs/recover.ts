@@ -24,10 +24,11 @@ import {
 export function release(direct: DirectSql, holder: Holder, event: NewRunEvent): Promise<boolean> {
   const sources = stateInSql(sourcesOf(null));
   return direct.run(function* (): TransactionPlan<boolean> {
-    const { rows } = yield* query<{ owner: string }>(
-      `${releaseHeldRun(sources.sql)} RETURNING owner`,
-      [holder.runId, holder.workerId, ...sources.params],
-    );
+    const { rows } = yield* query<{ owner: string }>(releaseHeldRun(sources.sql), [
+      holder.runId,
+      holder.workerId,
+      ...sources.params,
+    ]);
     const row = rows[0];
     if (row === undefined) return false;
     yield* insertEvents([event]);
@@ -83,11 +84,8 @@ function* recoverOne(run: LostRun, now: Date, maxAttempts: number): TransactionP
   const error = { step, message };
   const data = toJsonColumn({ ...fromJsonColumn<object>(run.data), error });
   const { rows } = requeue
-    ? yield* query<{ owner: string }>(`${requeueLostRun(sources.sql)} RETURNING owner`, held)
-    : yield* query<{ owner: string }>(`${resetLostRun(sources.sql)} RETURNING owner`, [
-        ...[now, data],
-        ...held,
-      ]);
+    ? yield* query<{ owner: string }>(requeueLostRun(sources.sql), held)
+    : yield* query<{ owner: string }>(resetLostRun(sources.sql), [...[now, data], ...held]);
   const row = rows[0];
   if (row === undefined) return false;
   yield* insertEvents([

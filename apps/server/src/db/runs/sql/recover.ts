@@ -1,11 +1,12 @@
 /**
  * Puts a run the worker holds back in the queue (run id, worker id, then the parameters of
- * `sources`); the claim does not count as an attempt.
+ * `sources`) and returns its owner; the claim does not count as an attempt.
  */
 export function releaseHeldRun(sources: string): string {
   return `UPDATE runs SET state = NULL, worker_id = NULL, lease_expires_at = NULL, data = NULL,
       attempts = attempts - 1
-    WHERE id = ? AND worker_id = ? AND ${sources}`;
+    WHERE id = ? AND worker_id = ? AND ${sources}
+    RETURNING owner`;
 }
 
 /** The runs in play or pause whose lease ran out before a time, at most 100. */
@@ -19,20 +20,23 @@ export const SELECT_LAST_STEP = `SELECT step_label FROM run_events
 
 /**
  * Re-queues a run whose worker was lost (run id, worker id, the time its lease must have ended
- * by, then the parameters of `sources`), unless it was marked with effects since it was read.
+ * by, then the parameters of `sources`), unless it was marked with effects since it was read;
+ * returns its owner.
  */
 export function requeueLostRun(sources: string): string {
   return `UPDATE runs SET state = NULL, worker_id = NULL, lease_expires_at = NULL, data = NULL
     WHERE id = ? AND worker_id = ? AND lease_expires_at < ? AND effects_step IS NULL
-      AND ${sources}`;
+      AND ${sources}
+    RETURNING owner`;
 }
 
 /**
  * Ends in `reset` a run whose worker was lost (end time, data; run id, worker id, the time its
- * lease must have ended by, then the parameters of `sources`).
+ * lease must have ended by, then the parameters of `sources`); returns its owner.
  */
 export function resetLostRun(sources: string): string {
   return `UPDATE runs SET state = 'reset', end_time = ?, data = ?, lease_expires_at = NULL,
       secret_inputs = NULL
-    WHERE id = ? AND worker_id = ? AND lease_expires_at < ? AND ${sources}`;
+    WHERE id = ? AND worker_id = ? AND lease_expires_at < ? AND ${sources}
+    RETURNING owner`;
 }
