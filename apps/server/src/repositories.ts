@@ -12,6 +12,7 @@ import { SkillRepository } from "./db/repositories/skills.js";
 import { UploadedFileRepository } from "./db/repositories/uploaded-files.js";
 import { WebhookDeliveryRepository } from "./db/repositories/webhook-deliveries.js";
 import { WebhookRepository } from "./db/repositories/webhooks.js";
+import { runCommitsFor } from "./db/runs/commit.js";
 import type { Clock } from "./domain/clock.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { RunSignals } from "./worker/run-signals.js";
@@ -50,19 +51,20 @@ export function createRepositories(
   signals: RunSignals,
   secretBox: SecretBox,
 ): Repositories {
+  const commits = runCommitsFor(db, signals);
   return {
     apiKeys: new ApiKeyRepository(db.prisma, db.direct, clock),
-    runs: new RunRepository(db.prisma, db.direct, clock, signals, secretBox),
+    runs: new RunRepository(db.prisma, db.direct, clock, commits, secretBox),
     runEvents: new RunEventRepository(db.prisma),
     runChanges: new RunChangeRepository(db.prisma),
-    runPauses: new RunPauseRepository(db.prisma, clock),
-    runExecution: new RunExecutionRepository(db.prisma, db.direct, clock, db.flavour),
+    runPauses: new RunPauseRepository(db.prisma, db.direct, clock),
+    runExecution: new RunExecutionRepository(db.direct, clock, db.flavour),
     secrets: new SecretRepository(db.prisma, clock, secretBox),
     skills: new SkillRepository(db.prisma, db.direct, clock),
     runFiles: new RunFileRepository(db.prisma),
     uploads: new UploadedFileRepository(db.prisma, clock),
-    retention: new RetentionRepository(db.prisma),
-    webhooks: new WebhookRepository(db.prisma, clock, secretBox),
-    webhookDeliveries: new WebhookDeliveryRepository(db.prisma, clock),
+    retention: new RetentionRepository(db.prisma, db.direct),
+    webhooks: new WebhookRepository(db.prisma, db.direct, clock, secretBox),
+    webhookDeliveries: new WebhookDeliveryRepository(db.prisma, db.direct, clock),
   };
 }

@@ -212,6 +212,7 @@ function buildApp(
     serverUrl: () => serving.listening.url ?? serverUrlOf(config.HOST, config.PORT),
     config: {
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      skillCheckBudgetMs: config.SKILL_CHECK_BUDGET_MS,
       validateResponses: config.VALIDATE_RESPONSES,
       publicUrl: config.PUBLIC_URL,
       trustProxy: config.TRUST_PROXY,

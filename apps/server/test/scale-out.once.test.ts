@@ -39,12 +39,7 @@ beforeAll(async () => {
   database = await createTestDatabase("postgres");
   db = await openDatabase(database.url);
   // Only keys and skills are written here: no run to announce.
-  const repos = createRepositories(
-    db,
-    systemClock,
-    new InProcessRunSignals(db.prisma, db.direct),
-    testSecretBox(),
-  );
+  const repos = createRepositories(db, systemClock, new InProcessRunSignals(), testSecretBox());
   const key = (await repos.apiKeys.create("alice")).key;
   await repos.skills.importAll(
     "alice",

@@ -322,7 +322,7 @@ describe("worker shutdown", () => {
         execution: own.repos.runExecution,
         logger: pino({ level: "silent" }),
         clock: systemClock,
-        signals: new InProcessRunSignals(own.db.prisma, own.db.direct),
+        signals: new InProcessRunSignals(),
         fileStore: own.fileStore,
         chromium: {},
         browser: { user: "nobody", memoryLimitBytes: 1024 * 1024 * 1024 },

@@ -29,12 +29,7 @@ export interface BenchDatabase {
 export async function benchDatabase(flavour: Flavour, skills: string[]): Promise<BenchDatabase> {
   const database = await createTestDatabase(flavour);
   const db = await openDatabase(database.url);
-  const repos = createRepositories(
-    db,
-    systemClock,
-    new InProcessRunSignals(db.prisma, db.direct),
-    testSecretBox(),
-  );
+  const repos = createRepositories(db, systemClock, new InProcessRunSignals(), testSecretBox());
   await repos.skills.importAll(
     BENCH_OWNER,
     skills.map((yaml, i) => skillRecordOf(parseSkillDefinition(yaml, `bench-${i}.yaml`))),

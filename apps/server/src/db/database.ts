@@ -126,7 +126,7 @@ async function openPostgres(url: string): Promise<Opened> {
   // The one cast between flavours: the PostgreSQL client is generated from the same models as
   // the SQLite one, so every model query the repositories make has the same shape on both; the
   // two types differ only in provider details (the transaction isolation levels each allows).
-  // SQL the two dialects disagree on is chosen by `Database.flavour` (see run-execution.ts).
+  // SQL the two dialects disagree on is chosen by `Database.flavour` (see db/runs/sql/).
   const prisma = new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
   return { prisma, direct: postgresDirectSql(pool), end: () => pool.end() };
 }

@@ -5,14 +5,14 @@ import pg from "pg";
 export type SqlValue = string | number | null | Date;
 
 /**
- * Statements sent to the database driver directly, beside Prisma, for the hot path (the API's
- * reads and new runs, the worker's claim, step log and ending): Prisma compiles every query anew
- * and, on SQLite, prepares its statement anew each time, which cost more than the rest of such a
- * request (`npm run bench`, BENCHMARKS.md). Here a statement is prepared once and reused.
+ * Statements sent to the database driver directly, beside Prisma: every write of run state (runs,
+ * their events and changes, webhook deliveries) and the hot reads. A statement is prepared once
+ * and reused, which Prisma does not do
+ * (docs/decisions/0009-hot-statements-direct-to-the-driver.md).
  *
  * The SQL is written once with `?` placeholders and the column names of the migrations; dates come
- * back as `Date`s on both flavours. Only the repositories use it, behind their interfaces, and
- * only for statements the two dialects spell alike.
+ * back as `Date`s on both flavours. Only the db code uses it, behind the repositories' interfaces;
+ * where the dialects differ, the statement has a variant per flavour (db/runs/sql/).
  */
 export interface DirectSql {
   all<T>(sql: string, params: readonly SqlValue[]): Promise<T[]>;
@@ -24,6 +24,15 @@ export interface DirectSql {
    * again from its start (SQLite busy), so `plan` makes a fresh one each time. Throwing rolls back.
    */
   run<T>(plan: () => TransactionPlan<T>): Promise<T>;
+  /**
+   * A transaction of one statement: what it returned and changed. On PostgreSQL it goes without
+   * BEGIN and COMMIT, one round trip
+   * (docs/decisions/0010-one-statement-per-write-on-postgresql.md).
+   */
+  single<Row = Record<string, unknown>>(
+    sql: string,
+    params: readonly SqlValue[],
+  ): Promise<SqlResult<Row>>;
   close(): void;
 }
 
@@ -75,9 +84,8 @@ export function sqliteDirectSql(connection: BetterSqlite3.Database): DirectSql {
     let entry = statements.get(sql);
     if (entry === undefined) {
       const statement = connection.prepare(sql);
-      // Rows are read as arrays and made objects here: better-sqlite3 builds an object row
-      // property by property in native code, which took half again as long as the array (a page
-      // of the run list: 88 µs against 60 µs, BENCHMARKS.md "The run list's own work").
+      // Rows are read as arrays and made objects here: better-sqlite3's own object rows cost
+      // more (docs/decisions/0007-sqlite-rows-as-arrays.md).
       if (statement.reader) statement.raw(true);
       const columns = statement.reader ? statement.columns().map((column) => column.name) : [];
       entry = { statement, columns, dates: columns.map((name) => DATE_COLUMN.test(name)) };
@@ -103,6 +111,8 @@ export function sqliteDirectSql(connection: BetterSqlite3.Database): DirectSql {
     all: <T>(sql: string, params: readonly SqlValue[]) =>
       whenNotBusy(() => execute({ sql, params }).rows as T[]),
     run: <T>(plan: () => TransactionPlan<T>) => whenNotBusy(() => planned.immediate(plan()) as T),
+    single: <Row>(sql: string, params: readonly SqlValue[]) =>
+      whenNotBusy(() => execute({ sql, params }) as SqlResult<Row>),
     close: () => connection.close(),
   };
 }
@@ -190,16 +200,18 @@ export function postgresDirectSql(pool: pg.Pool): DirectSql {
       client.release();
     }
   }
+  const single = async <Row>(sql: string, params: readonly SqlValue[]) => {
+    const result = await pool.query({
+      ...prepared(sql),
+      values: params.map(toPostgresValue),
+      types: utcTimestamps,
+    });
+    return { rows: result.rows as Row[], changes: result.rowCount ?? 0 };
+  };
   return {
-    async all<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
-      const result = await pool.query({
-        ...prepared(sql),
-        values: params.map(toPostgresValue),
-        types: utcTimestamps,
-      });
-      return result.rows as T[];
-    },
+    all: async <T>(sql: string, params: readonly SqlValue[]) => (await single<T>(sql, params)).rows,
     run,
+    single,
     // The pool is Prisma's; closing the database closes it.
     close: () => {},
   };

@@ -11,8 +11,8 @@ interface Queued<W> {
  * Commits the writes queued within one turn of the event loop together, by `commit`: one
  * transaction on SQLite, one statement on PostgreSQL. On SQLite a commit waits for the disk
  * (`synchronous = FULL`) on the thread that serves every request, and on PostgreSQL a statement
- * is a round trip: either was the largest part of a `POST /run/` (BENCHMARKS.md), and the runs of
- * requests that arrive together now share one. Each write still settles only once it is
+ * is a round trip, so the runs of requests that arrive together share one
+ * (docs/decisions/0011-group-commit-for-new-runs.md). Each write still settles only once it is
  * committed, so what the API acknowledges is stored. Should the shared commit fail, each write
  * is tried again on its own: one bad write fails alone. Written here rather than taken from a
  * library: it is a queue of one turn in front of the driver, which no library knows.

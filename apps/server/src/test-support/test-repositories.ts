@@ -17,12 +17,7 @@ export interface TestRepositories {
 export async function openTestRepositories(clock: Clock): Promise<TestRepositories> {
   const database = await createTestDatabase();
   const db = await openDatabase(database.url);
-  const repos = createRepositories(
-    db,
-    clock,
-    new InProcessRunSignals(db.prisma, db.direct),
-    testSecretBox(),
-  );
+  const repos = createRepositories(db, clock, new InProcessRunSignals(), testSecretBox());
   await repos.skills.importAll("alice", [
     {
       id: "skill_a",

@@ -3,9 +3,10 @@ import type { NewRunEvent } from "../db/repositories/run-events.js";
 import type { Holder, RunExecutionRepository } from "../db/repositories/run-execution.js";
 
 /**
- * How long an event waits for those that follow it before they are written together. A run
- * that ends sooner writes its whole step log with its ending, in one transaction instead of
- * three (BENCHMARKS.md); someone watching a run sees its events this much later at most.
+ * How long an event waits for those that follow it before they are written together, so that
+ * a run that ends sooner writes its whole step log with its ending, in one transaction
+ * (docs/decisions/0012-step-log-batched.md); someone watching a run sees its events this much
+ * later at most.
  */
 export const EVENT_BATCH_MS = 50;
 

@@ -1,7 +1,8 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../db/database.js";
-import { runChangeRow } from "../db/repositories/worker-plans.js";
+import { runCommitsFor } from "../db/runs/commit.js";
+import { INSERT_RUN_CHANGE } from "../db/runs/sql/changes.js";
 import { createTestDatabase, type TestDatabase } from "../test-support/test-database.js";
 import { PostgresRunSignals } from "./postgres-run-signals.js";
 
@@ -63,9 +64,9 @@ describe("PostgreSQL run signals", () => {
     const wakes = [heard((l) => serving.onStreamWake(l)), heard((l) => working.onStreamWake(l))];
     const at = new Date();
     const run = { id: "run_signals", owner: "alice" };
-    await serving.insert(
+    await runCommitsFor(db, serving).insert(
       [
-        runChangeRow(run, at),
+        { sql: INSERT_RUN_CHANGE, params: [run.owner, run.id, at] },
         {
           sql: `INSERT INTO runs (id, owner, skill_id, name, state, environment, inputs,
               secret_inputs, data, created_at, start_time)

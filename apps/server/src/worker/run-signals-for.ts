@@ -16,5 +16,5 @@ export async function runSignalsFor(
 ): Promise<RunSignals> {
   return db.flavour === "postgres"
     ? PostgresRunSignals.connect(db, logger, options)
-    : new InProcessRunSignals(db.prisma, db.direct);
+    : new InProcessRunSignals();
 }

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { RunSignal } from "./run-signals.js";
+import type { RunSignal } from "../db/runs/signal.js";
 
 /** The subscribers of one process to run signals, and how a signal reaches them. */
 export class SignalListeners {

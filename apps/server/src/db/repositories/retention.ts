@@ -1,6 +1,9 @@
 import { FILE_ID_PATTERN } from "../../domain/ids.js";
 import type { PrismaClient } from "../database.js";
+import type { DirectSql } from "../direct-sql.js";
 import { fromJsonColumn } from "../json-column.js";
+import { DELETE_RUN_CHANGES_BEFORE } from "../runs/sql/changes.js";
+import { DELETE_SETTLED_DELIVERIES_BEFORE } from "../runs/sql/webhook-deliveries.js";
 import { stateIn } from "./run-state-filter.js";
 
 /**
@@ -8,7 +11,11 @@ import { stateIn } from "./run-state-filter.js";
  * and removing webhook deliveries that are done with.
  */
 export class RetentionRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** The deletes, as every write of run state: straight to the driver. */
+    private readonly direct: DirectSql,
+  ) {}
 
   /** Which of `runIds` ended before `cutoff` (a run that has not ended has no end time). */
   async endedBefore(runIds: string[], cutoff: Date): Promise<string[]> {
@@ -42,15 +49,11 @@ export class RetentionRepository {
 
   /** Deletes the webhook deliveries written before `cutoff` that are no longer pending. */
   async forgetWebhookDeliveries(cutoff: Date): Promise<number> {
-    const { count } = await this.prisma.webhookDelivery.deleteMany({
-      where: { createdAt: { lt: cutoff }, state: { in: ["delivered", "failed"] } },
-    });
-    return count;
+    return (await this.direct.single(DELETE_SETTLED_DELIVERIES_BEFORE, [cutoff])).changes;
   }
 
   /** Deletes the run changes (the run stream's feed) made before `cutoff`. */
   async forgetRunChanges(cutoff: Date): Promise<number> {
-    const { count } = await this.prisma.runChange.deleteMany({ where: { at: { lt: cutoff } } });
-    return count;
+    return (await this.direct.single(DELETE_RUN_CHANGES_BEFORE, [cutoff])).changes;
   }
 }

@@ -37,7 +37,7 @@ type RunEventRow = {
   videoOffsetMs: number | null;
 };
 
-/** The columns of an event; shared by the worker's plain and transactional writes. */
+/** The columns of an event as the step log stores them (db/runs/record.ts writes them). */
 export function toRunEventRow(event: NewRunEvent): Omit<RunEventRow, "id"> {
   return {
     runId: event.runId,

@@ -5,8 +5,9 @@ import { depthExceeds } from "../../domain/input-limits.js";
 import type { PausedFor, ResumeInput } from "../../domain/paused-for.js";
 import type { StoredRunState } from "../../domain/run-state-machine.js";
 import type { PrismaClient } from "../database.js";
-import { fromJsonColumn, toJsonColumn } from "../json-column.js";
-import { recordRunChange } from "./run-changes.js";
+import type { DirectSql } from "../direct-sql.js";
+import { fromJsonColumn } from "../json-column.js";
+import { callOffPause, requestPause, resume } from "../runs/pause-resume.js";
 
 /** What asking a run to pause came to. */
 export type PauseOutcome =
@@ -35,22 +36,19 @@ export type ResumeAnswer = { given: false } | { given: true; value: unknown };
 
 /**
  * The API's side of pausing: a client asks a running run to pause (its worker pauses it at the
- * next step boundary and writes play → pause), and resumes a paused one (pause → play here, the
- * answer kept for the worker). Each write is conditional on the state it read, so a resume that
- * races a cancel or the ask's timeout loses cleanly.
+ * next step boundary and writes play → pause), and resumes a paused one (pause → play, the
+ * answer kept for the worker). The writes are db/runs/pause-resume.ts's; here the reads that
+ * decide the answer, and the check of the answer against the ask.
  */
 export class RunPauseRepository {
   constructor(
     private readonly prisma: PrismaClient,
+    private readonly direct: DirectSql,
     private readonly clock: Clock,
   ) {}
 
   async requestPause(owner: string, id: string): Promise<PauseOutcome> {
-    const { count } = await this.prisma.run.updateMany({
-      where: { id, owner, state: "play" },
-      data: { pauseRequested: true },
-    });
-    if (count === 1) return { outcome: "pausing" };
+    if (await requestPause(this.direct, owner, id)) return { outcome: "pausing" };
     const row = await this.prisma.run.findFirst({ where: { id, owner }, select: { state: true } });
     if (row === null) return { outcome: "not_found" };
     if (row.state === "pause") return { outcome: "paused" };
@@ -63,12 +61,8 @@ export class RunPauseRepository {
       select: { state: true, pausedFor: true },
     });
     if (row === null) return { outcome: "not_found" };
-    if (row.state === "play" && !answer.given) {
-      const { count } = await this.prisma.run.updateMany({
-        where: { id, owner, state: "play", pauseRequested: true },
-        data: { pauseRequested: false },
-      });
-      if (count === 1) return { outcome: "pause_called_off" };
+    if (row.state === "play" && !answer.given && (await callOffPause(this.direct, owner, id))) {
+      return { outcome: "pause_called_off" };
     }
     if (row.state !== "pause" || row.pausedFor === null) return this.conflict(owner, id);
     const pausedFor = fromJsonColumn<PausedFor>(row.pausedFor);
@@ -79,15 +73,14 @@ export class RunPauseRepository {
     const issues = answerIssues(pausedFor, answer);
     if (issues.length > 0) return { outcome: "invalid", issues };
     const stored: ResumeInput = pausedFor.reason === "ask" ? { answer: answerOf(answer) } : {};
-    const resumed = await this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.run.updateMany({
-        // The pause it checked the answer against, not one that replaced it since.
-        where: { id, owner, state: "pause", pausedFor: row.pausedFor },
-        data: { state: "play", pausedFor: null, resumeInput: toJsonColumn(stored) },
-      });
-      if (count === 1) await recordRunChange(tx, { id, owner }, "play", this.clock.now());
-      return count === 1;
-    });
+    // Against the pause it checked the answer against, not one that replaced it since.
+    const resumed = await resume(
+      this.direct,
+      { id, owner },
+      row.pausedFor,
+      stored,
+      this.clock.now(),
+    );
     return resumed ? { outcome: "resumed" } : this.conflict(owner, id);
   }
 

@@ -4,19 +4,18 @@ import type { Clock } from "../../domain/clock.js";
 import type { Cursor } from "../../domain/cursor.js";
 import { IDEMPOTENCY_KEY_TTL_MS, requestIdentity } from "../../domain/idempotency.js";
 import { newRunId } from "../../domain/ids.js";
-import { type StoredRunState, sourcesOf } from "../../domain/run-state-machine.js";
+import type { StoredRunState } from "../../domain/run-state-machine.js";
 import type { SecretBox } from "../../secrets/secret-box.js";
 import { sealSecretInputs } from "../../secrets/secret-inputs.js";
-import type { ChangeClient, RunSignals } from "../../worker/run-signals.js";
 import type { PrismaClient } from "../database.js";
 import type { DirectSql } from "../direct-sql.js";
 import { toJsonColumn } from "../json-column.js";
+import { cancel } from "../runs/cancel.js";
+import type { RunCommits } from "../runs/commit.js";
+import { create, createOnce, type NewRunRow } from "../runs/create.js";
 import { keysetPage } from "./keyset-page.js";
-import { recordRunChange } from "./run-changes.js";
 import { RUN_COLUMNS, type RunColumns, runListSql, runRowOf } from "./run-list-sql.js";
-import { type RunRow, toRunSession } from "./run-session.js";
-import { stateIn } from "./run-state-filter.js";
-import { runChangeRow } from "./worker-plans.js";
+import { toRunSession } from "./run-session.js";
 
 export interface RunListQuery {
   skillId?: string;
@@ -63,7 +62,8 @@ export class RunRepository {
     /** The hot reads (a run, a page of runs): straight to the driver. */
     private readonly direct: DirectSql,
     private readonly clock: Clock,
-    private readonly signals: RunSignals,
+    /** Writes that queue or cancel runs, told to the workers once committed. */
+    private readonly commits: RunCommits,
     /** Seals the values of secret inputs. */
     private readonly box: SecretBox,
   ) {}
@@ -74,31 +74,8 @@ export class RunRepository {
    */
   async create(input: NewRun): Promise<RunSession> {
     const row = this.newRow(newRunId(), this.clock.now(), input);
-    // Straight through the driver: on the path of every `POST /run/` (BENCHMARKS.md). The run
-    // and its change (for the run stream) commit together.
-    await this.signals.insert(
-      [
-        runChangeRow(row, row.createdAt),
-        {
-          // The columns not named keep their defaults (attempts 0, no pause requested).
-          sql: `INSERT INTO runs (id, owner, skill_id, name, state, environment, inputs,
-              secret_inputs, data, created_at, start_time)
-            VALUES (?, ?, ?, ?, NULL, 'cloud', ?, ?, NULL, ?, ?)`,
-          params: [
-            row.id,
-            row.owner,
-            row.skillId,
-            row.name,
-            row.inputs,
-            row.secretInputs,
-            row.createdAt,
-            row.startTime,
-          ],
-        },
-      ],
-      { type: "queued" },
-    );
-    return toRunSession(row);
+    await create(this.commits, row);
+    return toRunSession(queuedRun(row));
   }
 
   /**
@@ -115,34 +92,13 @@ export class RunRepository {
     const cutoff = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS);
     // A second try only when the live key was swept between the two statements (see below).
     for (let attempt = 1; ; attempt++) {
-      const id = newRunId();
-      const written = await this.signals.change<
-        { run: RunRow } | { earlier: { runId: string; requestHash: string } | null }
-      >(
-        async (db) => {
-          // One statement for both flavours: a new key is inserted, an expired one taken over,
-          // a live one left as it is (no row changed).
-          const claimed = await db.$executeRaw`
-            INSERT INTO "idempotency_keys" ("owner", "key", "request_hash", "run_id", "created_at")
-              VALUES (${input.owner}, ${idempotency.key}, ${requestHash}, ${id}, ${now})
-            ON CONFLICT ("owner", "key") DO UPDATE SET
-                "request_hash" = excluded."request_hash", "run_id" = excluded."run_id",
-                "created_at" = excluded."created_at"
-              WHERE "idempotency_keys"."created_at" <= ${cutoff}`;
-          if (claimed === 0) {
-            const earlier = await db.idempotencyKey.findUnique({
-              where: { owner_key: { owner: input.owner, key: idempotency.key } },
-            });
-            return { value: { earlier } };
-          }
-          return {
-            value: { run: await this.insert(db, id, now, input) },
-            signal: { type: "queued" },
-          };
-        },
-        { atomic: true },
-      );
-      if ("run" in written) return { outcome: "started", run: toRunSession(written.run) };
+      const row = this.newRow(newRunId(), now, input);
+      const written = await createOnce(this.commits, row, {
+        key: idempotency.key,
+        requestHash,
+        cutoff,
+      });
+      if (written.created) return { outcome: "started", run: toRunSession(queuedRun(row)) };
       if (written.earlier !== null) {
         return this.answerEarlier(input.owner, written.earlier, requestHash);
       }
@@ -199,7 +155,7 @@ export class RunRepository {
   }
 
   /** The row of a queued run; secret inputs' values sealed, `***` in its inputs. */
-  private newRow(id: string, now: Date, input: NewRun) {
+  private newRow(id: string, now: Date, input: NewRun): NewRunRow {
     const { inputs, sealed } = sealSecretInputs(
       this.box,
       id,
@@ -211,23 +167,11 @@ export class RunRepository {
       owner: input.owner,
       skillId: input.skill.id,
       name: input.skill.name,
-      state: null,
-      environment: "cloud",
       inputs: toJsonColumn(inputs),
       secretInputs: sealed === null ? null : toJsonColumn(sealed),
-      data: null,
       createdAt: now,
       startTime: now,
-      endTime: null,
-      skillVersion: null,
     };
-  }
-
-  /** Writes the queued run (and its change) in `db`'s transaction. */
-  private async insert(db: ChangeClient, id: string, now: Date, input: NewRun) {
-    const { endTime: _, skillVersion: __, ...row } = this.newRow(id, now, input);
-    await db.runChange.create({ data: { owner: input.owner, runId: id, at: now } });
-    return db.run.create({ data: row });
   }
 
   async get(owner: string, id: string): Promise<RunSession | null> {
@@ -257,24 +201,19 @@ export class RunRepository {
    * owner has no such run. Idempotent: a terminal run keeps (and reports) its state. A worker
    * executing the run is told to stop it.
    */
-  async cancel(owner: string, id: string): Promise<RunState | null> {
-    return this.signals.change(
-      async (db) => {
-        const now = this.clock.now();
-        const { count } = await db.run.updateMany({
-          where: { id, owner, ...stateIn(sourcesOf("cancel")) },
-          // An ended run needs its secret inputs no more.
-          data: { state: "cancel", endTime: now, leaseExpiresAt: null, secretInputs: null },
-        });
-        if (count === 1) await recordRunChange(db, { id, owner }, "cancel", now);
-        const row = await db.run.findFirst({ where: { id, owner }, select: { state: true } });
-        return {
-          value: row ? (row.state as RunState | null) : null,
-          signal: count === 1 ? { type: "cancelled", runId: id } : undefined,
-        };
-      },
-      // The cancel and its webhook deliveries commit together (the outbox).
-      { atomic: true },
-    );
+  cancel(owner: string, id: string): Promise<RunState | null> {
+    return cancel(this.commits, { id, owner }, this.clock.now());
   }
+}
+
+/** A run as `create` queued it. */
+function queuedRun(row: NewRunRow) {
+  return {
+    ...row,
+    state: null,
+    environment: "cloud",
+    data: null,
+    endTime: null,
+    skillVersion: null,
+  };
 }

@@ -1,5 +1,13 @@
 import type { Clock } from "../../domain/clock.js";
 import type { PrismaClient } from "../database.js";
+import { type DirectSql, query, type TransactionPlan } from "../direct-sql.js";
+import {
+  DISABLE_WEBHOOK,
+  FAIL_PENDING_DELIVERIES,
+  INSERT_WEBHOOK_ATTEMPT,
+  SETTLE_DELIVERY,
+  takeDelivery,
+} from "../runs/sql/webhook-deliveries.js";
 
 /** A delivery a sender has taken, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -41,6 +49,8 @@ export type AttemptOutcome =
 export class WebhookDeliveryRepository {
   constructor(
     private readonly prisma: PrismaClient,
+    /** The writes of deliveries, as every write of run state: straight to the driver. */
+    private readonly direct: DirectSql,
     private readonly clock: Clock,
   ) {}
 
@@ -74,11 +84,11 @@ export class WebhookDeliveryRepository {
     const leaseUntil = new Date(now.getTime() + leaseMs);
     const claimed: ClaimedDelivery[] = [];
     for (const row of due) {
-      const { count } = await this.prisma.webhookDelivery.updateMany({
-        where: { id: row.id, state: "pending", leaseUntil: row.leaseUntil },
-        data: { leaseUntil },
-      });
-      if (count !== 1) continue;
+      const { changes } =
+        row.leaseUntil === null
+          ? await this.direct.single(takeDelivery(false), [leaseUntil, row.id])
+          : await this.direct.single(takeDelivery(true), [leaseUntil, row.id, row.leaseUntil]);
+      if (changes !== 1) continue;
       claimed.push({
         id: row.id,
         webhookId: row.webhookId,
@@ -104,27 +114,20 @@ export class WebhookDeliveryRepository {
     attempt: AttemptRecord,
     outcome: AttemptOutcome,
   ): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.webhookDelivery.updateMany({
-        where: { id: delivery.id, leaseUntil: delivery.leaseUntil },
-        data: {
-          state: outcome.state === "gone" ? "failed" : outcome.state,
-          nextAttemptAt: outcome.state === "pending" ? outcome.nextAttemptAt : null,
-          leaseUntil: null,
-          attemptCount: { increment: 1 },
-        },
-      });
-      if (count !== 1) return false;
-      await tx.webhookAttempt.create({ data: { deliveryId: delivery.id, ...attempt } });
+    return this.direct.run(function* (): TransactionPlan<boolean> {
+      const { changes } = yield* query(SETTLE_DELIVERY, [
+        outcome.state === "gone" ? "failed" : outcome.state,
+        outcome.state === "pending" ? outcome.nextAttemptAt : null,
+        ...[delivery.id, delivery.leaseUntil],
+      ]);
+      if (changes !== 1) return false;
+      yield* query(INSERT_WEBHOOK_ATTEMPT, [
+        ...[delivery.id, attempt.at, attempt.status, attempt.latencyMs],
+        ...[attempt.response, attempt.error],
+      ]);
       if (outcome.state === "gone") {
-        await tx.webhook.updateMany({
-          where: { id: delivery.webhookId, disabledAt: null },
-          data: { disabledAt: attempt.at, disabledReason: outcome.reason },
-        });
-        await tx.webhookDelivery.updateMany({
-          where: { webhookId: delivery.webhookId, state: "pending" },
-          data: { state: "failed", nextAttemptAt: null },
-        });
+        yield* query(DISABLE_WEBHOOK, [attempt.at, outcome.reason, delivery.webhookId]);
+        yield* query(FAIL_PENDING_DELIVERIES, [delivery.webhookId]);
       }
       return true;
     });

@@ -9,7 +9,9 @@ import { newWebhookId } from "../../domain/ids.js";
 import type { SecretBox } from "../../secrets/secret-box.js";
 import { newWebhookSecret } from "../../webhooks/signing.js";
 import type { PrismaClient } from "../database.js";
+import type { DirectSql } from "../direct-sql.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
+import { REDELIVER } from "../runs/sql/webhook-deliveries.js";
 
 /** How many endpoints an owner may register: each run event is written once per endpoint. */
 export const MAX_WEBHOOKS_PER_OWNER = 20;
@@ -114,6 +116,8 @@ export type Redelivery =
 export class WebhookRepository {
   constructor(
     private readonly prisma: PrismaClient,
+    /** Writes of deliveries, as every write of run state: straight to the driver. */
+    private readonly direct: DirectSql,
     private readonly clock: Clock,
     private readonly box: SecretBox,
   ) {}
@@ -186,11 +190,8 @@ export class WebhookRepository {
     });
     if (webhook === null) return { outcome: "no_webhook" };
     if (webhook.disabledAt !== null) return { outcome: "disabled" };
-    const { count } = await this.prisma.webhookDelivery.updateMany({
-      where: { id: deliveryId, webhookId: id },
-      data: { state: "pending", nextAttemptAt: this.clock.now(), attemptCount: 0 },
-    });
-    if (count === 0) return { outcome: "no_delivery" };
+    const { changes } = await this.direct.single(REDELIVER, [this.clock.now(), deliveryId, id]);
+    if (changes === 0) return { outcome: "no_delivery" };
     const row = await this.prisma.webhookDelivery.findUniqueOrThrow({
       where: { id: deliveryId },
       select: deliveryColumns,

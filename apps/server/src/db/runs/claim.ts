@@ -1,0 +1,190 @@
+import { MAX_CALL_DEPTH, skillCalls } from "@skillrun/engine";
+import type { StoredRunState } from "../../domain/run-state-machine.js";
+import { webhookEventOf } from "../../webhooks/webhook-events.js";
+import type { Flavour } from "../database-url.js";
+import { type DirectSql, query, type TransactionPlan } from "../direct-sql.js";
+import { fromJsonColumn, toJsonColumn } from "../json-column.js";
+import { insertRunChange } from "./changes.js";
+import { insertEvents } from "./record.js";
+import {
+  CLAIM_POSTGRES,
+  CLAIM_SQLITE,
+  renewLeases as renewLeasesSql,
+  selectHeldStates,
+  selectSkills,
+} from "./sql/claim.js";
+
+/** A run a worker has claimed, with what it needs to execute it. */
+export interface ClaimedRun {
+  id: string;
+  owner: string;
+  skillId: string;
+  /** As stored: a secret input's value is `***` here and sealed in `secretInputs`. */
+  inputs: Record<string, unknown>;
+  /** The sealed values of the run's secret inputs by json_key; null when it has none. */
+  secretInputs: Record<string, string> | null;
+  /** 1 on the first claim, 2 after the run was re-queued. */
+  attempt: number;
+  /** The skill's stored definition (JSON parsed, not yet checked). */
+  definition: unknown;
+  /** The owner's skills its `call`s reach, directly or not, by id (stored definitions). */
+  calledSkills: Record<string, unknown>;
+}
+
+/** How a worker finds one of its runs when it looks (cancelled, or taken from it). */
+export interface HeldRunState {
+  id: string;
+  state: StoredRunState;
+  workerId: string | null;
+  /** A client asked the run to pause before its next step. */
+  pauseRequested: boolean;
+}
+
+type ClaimedRow = {
+  id: string;
+  owner: string;
+  skill_id: string;
+  inputs: string;
+  secret_inputs: string | null;
+  attempts: number | bigint;
+  /** The skill's stored definition, read by the statement that named its version. */
+  definition: string | null;
+};
+
+// The change-feed row is all a claim records of its change: endpoints are not told of `play`.
+if (webhookEventOf("play") !== undefined) throw new Error("a claim would have to tell webhooks");
+
+/**
+ * Takes the oldest queued run for `workerId` (→ play, lease until `leaseExpiresAt`) and records
+ * `run_claimed` and its change (docs/decisions/0022-leases-and-fencing.md); null when the queue
+ * is empty.
+ */
+export async function claim(
+  db: { direct: DirectSql; flavour: Flavour },
+  workerId: string,
+  now: Date,
+  leaseExpiresAt: Date,
+): Promise<ClaimedRun | null> {
+  const message = `claimed by worker ${workerId}`;
+  const detail = { worker: workerId };
+  if (db.flavour === "postgres") {
+    const { rows } = await db.direct.single<ClaimedRow>(CLAIM_POSTGRES, [
+      ...[workerId, leaseExpiresAt],
+      ...[now, message, toJsonColumn(detail), now],
+    ]);
+    const row = rows[0];
+    if (row === undefined) return null;
+    const definition = storedDefinitionOf(row.definition);
+    // Most skills call none. Should this read fail, the run stays claimed without being
+    // executed until its lease runs out, and is then taken again as a lost worker's run.
+    const called =
+      skillCalls(definition).length === 0
+        ? {}
+        : await db.direct.run(() => calledSkills(row.owner, definition));
+    return claimedRun(row, definition, called);
+  }
+  // One transaction for the claim and the reads of what the run executes: a read that fails
+  // (SQLite busy under many worker processes) undoes the claim, instead of leaving the run held
+  // and not executed until its lease ran out and it was taken again as a lost worker's run.
+  return db.direct.run(function* (): TransactionPlan<ClaimedRun | null> {
+    const { rows } = yield* query<ClaimedRow>(CLAIM_SQLITE, [workerId, leaseExpiresAt]);
+    const row = rows[0];
+    if (row === undefined) return null;
+    const attempt = Number(row.attempts);
+    yield* insertEvents([
+      { runId: row.id, at: now, type: "run_claimed", attempt, message, data: detail },
+    ]);
+    yield* insertRunChange({ id: row.id, owner: row.owner }, now);
+    const definition = storedDefinitionOf(row.definition);
+    return claimedRun(row, definition, yield* calledSkills(row.owner, definition));
+  });
+}
+
+/** Extends to `until` the lease of every run in `runIds` that `workerId` still holds. */
+export async function renewLeases(
+  direct: DirectSql,
+  workerId: string,
+  runIds: readonly string[],
+  until: Date,
+): Promise<void> {
+  if (runIds.length === 0) return;
+  await direct.single(renewLeasesSql(runIds.length), [until, workerId, ...runIds]);
+}
+
+/** The current state and holder of each run, to learn of cancels and lost claims. */
+export async function statesOf(
+  direct: DirectSql,
+  runIds: readonly string[],
+): Promise<HeldRunState[]> {
+  if (runIds.length === 0) return [];
+  const rows = await direct.all<{
+    id: string;
+    state: string | null;
+    worker_id: string | null;
+    pause_requested: boolean | number;
+  }>(selectHeldStates(runIds.length), runIds);
+  return rows.map((row) => ({
+    id: row.id,
+    state: row.state as StoredRunState,
+    workerId: row.worker_id,
+    // SQLite keeps a boolean as 0 or 1.
+    pauseRequested: Boolean(row.pause_requested),
+  }));
+}
+
+/**
+ * A stored definition, or null when there is none or it is not JSON (the run then fails, naming
+ * its skill, rather than its claim failing again and again at the head of the queue).
+ */
+function storedDefinitionOf(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return fromJsonColumn<unknown>(text);
+  } catch {
+    return null;
+  }
+}
+
+function claimedRun(
+  row: ClaimedRow,
+  definition: unknown,
+  calledSkills: Record<string, unknown>,
+): ClaimedRun {
+  return {
+    id: row.id,
+    owner: row.owner,
+    skillId: row.skill_id,
+    inputs: fromJsonColumn<Record<string, unknown>>(row.inputs),
+    secretInputs: fromJsonColumn<Record<string, string>>(row.secret_inputs),
+    attempt: Number(row.attempts),
+    definition,
+    calledSkills,
+  };
+}
+
+/**
+ * The skills a definition reaches through `call`, read level by level. A skill named but not
+ * stored is left out: the call fails when the run reaches it, saying so.
+ */
+function* calledSkills(
+  owner: string,
+  definition: unknown,
+): TransactionPlan<Record<string, unknown>> {
+  const found: Record<string, unknown> = {};
+  let wanted = [...new Set(skillCalls(definition).map((call) => call.skill))];
+  // Imports refuse cycles and the engine stops calls 8 deep; the bound only guards the read.
+  for (let depth = 0; depth < MAX_CALL_DEPTH && wanted.length > 0; depth += 1) {
+    const { rows } = yield* query<{ id: string; definition: string }>(selectSkills(wanted.length), [
+      owner,
+      ...wanted,
+    ]);
+    const next = new Set<string>();
+    for (const row of rows) {
+      const called = storedDefinitionOf(row.definition);
+      found[row.id] = called;
+      for (const call of skillCalls(called)) if (!(call.skill in found)) next.add(call.skill);
+    }
+    wanted = [...next];
+  }
+  return found;
+}

@@ -1,0 +1,22 @@
+/**
+ * Queues a run (the parameters: id, owner, skill id, name, inputs, sealed secret inputs, created
+ * and start time); the columns not named keep their defaults (attempts 0, no pause requested).
+ */
+export const INSERT_RUN = `INSERT INTO runs (id, owner, skill_id, name, state, environment, inputs,
+    secret_inputs, data, created_at, start_time)
+  VALUES (?, ?, ?, ?, NULL, 'cloud', ?, ?, NULL, ?, ?)`;
+
+/**
+ * Takes an idempotency key for a run (owner, key, request hash, run id, now, the expiry cutoff):
+ * a new key is inserted, an expired one taken over, a live one left as it is (no row changed).
+ */
+export const CLAIM_IDEMPOTENCY_KEY = `INSERT INTO idempotency_keys (owner, "key", request_hash,
+    run_id, created_at)
+  VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (owner, "key") DO UPDATE SET request_hash = excluded.request_hash,
+      run_id = excluded.run_id, created_at = excluded.created_at
+    WHERE idempotency_keys.created_at <= ?`;
+
+/** The run and request an owner's key stands for. */
+export const SELECT_IDEMPOTENCY_KEY = `SELECT run_id, request_hash FROM idempotency_keys
+  WHERE owner = ? AND "key" = ?`;

@@ -1,0 +1,40 @@
+import { EVENT_COLUMNS, TYPED_EVENT_PLACEHOLDERS } from "./events.js";
+
+/**
+ * Ends a run the worker holds (state, end time, data, run id, worker id, then the parameters of
+ * `sources`, the state machine's allowed sources); an ended run needs its secret inputs no more.
+ */
+function endHeldRun(sources: string): string {
+  return `UPDATE runs SET state = ?, end_time = ?, data = ?, lease_expires_at = NULL,
+      secret_inputs = NULL
+    WHERE id = ? AND worker_id = ? AND ${sources}`;
+}
+
+/**
+ * The ending as a plan's first statement: whether the owner has an active endpoint comes with
+ * the row, so a run without one costs no read of the endpoints.
+ */
+export function endHeldRunCountingEndpoints(sources: string): string {
+  return `${endHeldRun(sources)}
+    RETURNING owner, (SELECT COUNT(*) FROM webhooks
+      WHERE webhooks.owner = runs.owner AND disabled_at IS NULL) AS endpoints`;
+}
+
+/**
+ * PostgreSQL's ending in one statement, for a run whose owner has no active endpoint: the row,
+ * `events` events (their values after the ending's), and the change-feed row (run id, time).
+ * It ends nothing when the owner has one: the plan then writes the deliveries too.
+ */
+export function endHeldRunAtOnce(sources: string, events: number): string {
+  const values = Array.from({ length: events }, (_, i) => `(${i}, ${TYPED_EVENT_PLACEHOLDERS})`);
+  return `WITH ended AS (
+      ${endHeldRun(sources)} AND NOT EXISTS (SELECT 1 FROM webhooks
+          WHERE webhooks.owner = runs.owner AND disabled_at IS NULL)
+        RETURNING owner),
+    logged AS (INSERT INTO run_events (${EVENT_COLUMNS})
+      SELECT ${EVENT_COLUMNS} FROM (VALUES ${values.join(", ")})
+        AS logged (n, ${EVENT_COLUMNS})
+        WHERE EXISTS (SELECT 1 FROM ended) ORDER BY n),
+    changed AS (INSERT INTO run_changes (owner, run_id, at) SELECT owner, ?, ? FROM ended)
+  SELECT owner FROM ended`;
+}
