@@ -73,6 +73,8 @@ export interface AppDeps {
   serverUrl: () => string;
   config: {
     bodyLimitBytes: number;
+    /** Whether the demo site is served at /demo/ (`serve --demo`). */
+    demo: boolean;
     /** How long checking a skill definition sent to the API may take (SKILL_CHECK_BUDGET_MS). */
     skillCheckBudgetMs: number;
     validateResponses: boolean;
@@ -114,7 +116,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     besideTheApi(
       docsRouter(paths.openapi),
-      demoRouter(paths.demo, deps.clock),
+      ...(deps.config.demo ? [demoRouter(paths.demo, deps.clock)] : []),
       dashboardRouter(paths.dashboard),
     ),
   );

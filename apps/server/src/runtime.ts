@@ -46,6 +46,11 @@ export interface RuntimeOverrides {
    * browser skill drives the shop the server serves at /demo/.
    */
   allowOwnAddress?: boolean;
+  /**
+   * Serves the demo site (the shop and the back office) at /demo/: `skillrun serve --demo` (and
+   * so `npm start`) and the tests do; a deployment does not, so its origin serves no demo pages.
+   */
+  demo?: boolean;
   /** Worker options over those the configuration gives. */
   worker?: Partial<WorkerOptions>;
   /** The repository the worker writes runs through, made from the database's (tests slow it). */
@@ -213,6 +218,7 @@ function buildApp(
     config: {
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       skillCheckBudgetMs: config.SKILL_CHECK_BUDGET_MS,
+      demo: overrides.demo ?? false,
       validateResponses: config.VALIDATE_RESPONSES,
       publicUrl: config.PUBLIC_URL,
       trustProxy: config.TRUST_PROXY,

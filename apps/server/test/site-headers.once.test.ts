@@ -6,6 +6,7 @@ import { call } from "./support/http.js";
 
 // The pages served beside the API carry the dashboard's protections: a key typed into the API
 // reference is not kept, no page can be framed or sniffed, and a video is a file, never a page.
+// The demo's pages are served only by a server started with the demo.
 
 let server: TestServer;
 let key: string;
@@ -55,6 +56,23 @@ describe("the API reference at /docs", () => {
       expect(refused).toEqual([]);
       await page.close();
     });
+  });
+});
+
+describe("the demo site", () => {
+  it("is served only where the demo is on (serve --demo, npm start)", async () => {
+    const shop = await call(server.origin, "GET", "/demo/");
+    expect(shop.status).toBe(200);
+    const plain = await startTestServer({ demo: false });
+    try {
+      for (const path of ["/demo/", "/demo/backoffice/login", "/demo/demo.js"]) {
+        const reply = await call(plain.origin, "GET", path);
+        expect(reply.status, path).toBe(404);
+        expect(reply.headers.get("content-type"), path).toMatch(/^application\/json/);
+      }
+    } finally {
+      await plain.close();
+    }
   });
 });
 

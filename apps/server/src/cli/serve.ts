@@ -15,7 +15,7 @@ export async function serve(options: { demo: boolean }): Promise<number> {
   const runtime = await createRuntime(
     config,
     { http: true, worker: true },
-    { allowOwnAddress: options.demo },
+    { allowOwnAddress: options.demo, demo: options.demo },
   );
   const { url = "" } = await runtime.start();
   // After listening: the demo skills' defaults point at the address actually bound.

@@ -48,6 +48,8 @@ export interface TestServerOptions {
   allowPrivateNetworks?: boolean;
   /** The server's logger (to read what it logs); a silent one by default. */
   logger?: Logger;
+  /** Serves the demo site at /demo/ (true, as `npm start` does). */
+  demo?: boolean;
   /** More configuration, as environment variables over the test defaults (TRUST_PROXY, …). */
   env?: Record<string, string>;
   /** Webhook sender options over the defaults (a shorter retry schedule or timeout). */
@@ -132,6 +134,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     { http: true, worker: options.worker !== undefined },
     {
       clock,
+      // As `npm start` does: the tests of the demo and of browser runs drive its pages.
+      demo: options.demo ?? true,
       ...(options.worker && { worker: options.worker }),
       ...(options.workerExecution && { execution: options.workerExecution }),
       ...(options.override && { app: options.override }),
