@@ -201,6 +201,16 @@ const ConfigSchema = z.object({
   // How long a live event stream may be quiet before the server sends a heartbeat comment, so
   // that proxies do not close it (most close idle connections after 30–60 s).
   STREAM_HEARTBEAT_SECONDS: z.coerce.number().positive().max(3600).default(15),
+  // How many live streams (GET /v1/run/stream, GET /v1/run/{id}/events/stream) one owner may have
+  // open on this server at once; past it a 429.
+  OWNER_MAX_STREAMS: z.coerce.number().int().min(1).max(100_000).default(50),
+  // How many bytes a live stream may have waiting for a client that does not read before it is
+  // closed: what a stalled client costs the server stays bounded.
+  STREAM_MAX_BUFFERED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   // How often a live stream reads the database when nothing wakes it: by default 250 ms on
   // SQLite (nothing does), 2000 ms on PostgreSQL (its triggers' NOTIFY wakes streams at once).
   STREAM_POLL_MS: z.coerce.number().int().min(10).max(600_000).optional(),

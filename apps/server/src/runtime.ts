@@ -233,6 +233,8 @@ function buildApp(
         // net there (a lost notification connection). SQLite has no notifications.
         pollMs: config.STREAM_POLL_MS ?? (db.flavour === "postgres" ? 2000 : 250),
         heartbeatMs: config.STREAM_HEARTBEAT_SECONDS * 1000,
+        maxPerOwner: config.OWNER_MAX_STREAMS,
+        maxBufferedBytes: config.STREAM_MAX_BUFFERED_BYTES,
       },
     },
     shutdown: serving.shutdown,

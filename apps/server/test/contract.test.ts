@@ -23,6 +23,7 @@ import {
   TOO_LONG_ID,
 } from "./support/http.js";
 import { bodyValidator, declaredResponse, type Operation, operations } from "./support/spec.js";
+import { openSse } from "./support/sse.js";
 import { tampered, VIDEO_BYTES, withQuery } from "./support/videos.js";
 
 /**
@@ -225,6 +226,27 @@ async function fileUrl(ctx: Ctx): Promise<string> {
 /** GET of alice's run file at its signed address, without a key, with `headers`. */
 async function fetchFile(ctx: Ctx, headers: Record<string, string> = {}): Promise<Reply> {
   return call(ctx.main.origin, "GET", await fileUrl(ctx), { headers });
+}
+
+/**
+ * What `request` gets while the owner "dave" has every live stream the server allows open (50,
+ * OWNER_MAX_STREAMS' default): a 429. The streams are closed again afterwards.
+ */
+async function withStreamsFull(ctx: Ctx, request: (key: string) => Promise<Reply>): Promise<Reply> {
+  const dave = await ctx.main.keyFor("dave");
+  const open = await Promise.all(
+    Array.from({ length: 50 }, () =>
+      openSse(`${ctx.main.baseUrl}/run/stream`, {
+        authorization: `Bearer ${dave}`,
+      }),
+    ),
+  );
+  try {
+    expect(open.every((stream) => stream.status === 200)).toBe(true);
+    return await request(dave);
+  } finally {
+    for (const stream of open) stream.abort();
+  }
 }
 
 /** POST /v1/file of one file, as a browser's form sends it. */
@@ -1598,6 +1620,14 @@ const table: Table = {
           }),
       },
     ],
+    "429": [
+      {
+        name: "a 51st stream of one owner",
+        send: (ctx) =>
+          withStreamsFull(ctx, (key) => call(ctx.main.origin, "GET", "/v1/run/stream", { key })),
+        check: (reply) => expect(reply.headers.get("retry-after")).toBe("5"),
+      },
+    ],
     "500": failing((ctx) =>
       call(ctx.broken.origin, "GET", "/v1/run/stream", {
         key: ctx.brokenKey,
@@ -1649,6 +1679,16 @@ const table: Table = {
             key: ctx.alice,
             headers: { "last-event-id": "-1" },
           }),
+      },
+    ],
+    "429": [
+      {
+        name: "a 51st stream of one owner",
+        send: (ctx) =>
+          withStreamsFull(ctx, (key) =>
+            call(ctx.main.origin, "GET", `/v1/run/${ctx.aliceRun}/events/stream`, { key }),
+          ),
+        check: (reply) => expect(reply.headers.get("retry-after")).toBe("5"),
       },
     ],
     "500": failing((ctx) =>

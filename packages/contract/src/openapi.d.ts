@@ -1050,6 +1050,20 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The caller's owner already has `OWNER_MAX_STREAMS` (50 by default) live streams open on
+         *     this server; one must close first.
+         */
+        TooManyStreams: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
         /** @description The API key is missing or unknown. */
         Unauthorized: {
             headers: {
@@ -1332,6 +1346,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyStreams"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1539,6 +1554,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RunNotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyStreams"];
             500: components["responses"]["InternalError"];
         };
     };

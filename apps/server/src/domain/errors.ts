@@ -178,6 +178,17 @@ export class RouteNotFound extends AppError {
   }
 }
 
+/** Too many requests of one kind at once; `retryAfterSeconds` goes out as Retry-After. */
+export class TooManyRequests extends AppError {
+  readonly status = 429;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 export class PayloadTooLarge extends AppError {
   readonly status = 413;
   constructor() {

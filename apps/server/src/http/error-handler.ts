@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request } from "express";
-import { AppError, RequestInvalid } from "../domain/errors.js";
+import { AppError, RequestInvalid, TooManyRequests } from "../domain/errors.js";
 import {
   fromBodyParserError,
   fromValidatorError,
@@ -24,6 +24,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     return;
   }
   if (known.status === 401) res.setHeader("WWW-Authenticate", "Bearer");
+  if (known instanceof TooManyRequests) res.setHeader("Retry-After", known.retryAfterSeconds);
   res.status(known.status);
   if (known instanceof RequestInvalid) res.json({ detail: known.issues });
   else res.json({ detail: known.message });

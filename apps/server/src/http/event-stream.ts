@@ -10,6 +10,10 @@ export interface StreamOptions {
   pollMs: number;
   /** How long a stream may be quiet before a heartbeat comment goes out. */
   heartbeatMs: number;
+  /** Live streams one owner may have open at once (OWNER_MAX_STREAMS). */
+  maxPerOwner: number;
+  /** Bytes a stream may have waiting for its client before it waits for the client to read. */
+  maxBufferedBytes: number;
 }
 
 /** How long a stream may wait before it must read again or send a heartbeat. */

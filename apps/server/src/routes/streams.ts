@@ -9,6 +9,7 @@ import { ownerOf } from "../http/auth.js";
 import { openEventStream, type StreamOptions, untilNext, Waker } from "../http/event-stream.js";
 import { operation } from "../http/operation.js";
 import { isStorableText } from "../http/storable-text.js";
+import { drained, OwnerStreams, SharedReads } from "../http/stream-limits.js";
 
 /** The events after which a run's worker writes nothing more of it: its ending. */
 const ENDINGS = new Set(["run_finished", "run_failed", "run_timed_out", "run_cancelled"]);
@@ -56,25 +57,50 @@ export function streamsRouter(deps: {
   router.param("id", (_req, _res, next, id: string) => {
     next(isStorableText(id) ? undefined : new RunNotFound());
   });
+  const { options } = deps;
+  const open = new OwnerStreams(options.maxPerOwner);
+  // Streams of one run (or of one owner's changes) at one place read once between them: an
+  // answer serves every stream that asks within a poll, and what wakes them forgets it.
+  const shared = new SharedReads(options.pollMs);
+  const stopForgetting = deps.wakes((key) => shared.forget(key));
+  deps.shutdown.addEventListener("abort", stopForgetting, { once: true });
+  /**
+   * Whether the client keeps up: one that leaves `maxBufferedBytes` unread for two heartbeats is
+   * let go, its connection destroyed (ending the answer would wait behind what it does not read).
+   */
+  const keptUp = async (res: Response, signal: AbortSignal) => {
+    const ok = await drained(res, options.maxBufferedBytes, 2 * options.heartbeatMs, signal);
+    if (!ok && !signal.aborted) res.destroy();
+    return ok;
+  };
+  const changesAfter = (owner: string, after: number) =>
+    shared.read("changes", `${owner}|${after}`, () =>
+      deps.runChanges.after(owner, after, READ_LIMIT),
+    );
+  const eventsAfter = (owner: string, runId: string, after: number | undefined) =>
+    shared.read(`run:${runId}`, `${owner}|${after ?? ""}`, () =>
+      deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after }),
+    );
 
   router.get(
     "/run/stream",
     operation("streamRuns", async (req, res) => {
       const owner = ownerOf(req);
       const lastId = req.get("Last-Event-ID");
+      const release = open.take(owner);
       // Listening before the first read: no change is missed between the two.
       const waker = new Waker(deps.wakes, "changes");
       try {
         let after = lastId === undefined ? await deps.runChanges.latest() : Number(lastId);
         // The first read before the answer begins: a failure is still a 500.
-        let changes = await deps.runChanges.after(owner, after, READ_LIMIT);
+        let changes = await changesAfter(owner, after);
         const stream = openEventStream(req, res, deps.shutdown);
         let lastWrite = Date.now();
         // When the first missing id was seen (a gap that may yet fill).
         let gapSeen: { id: number; at: number } | undefined;
         try {
           for (let first = true; !stream.signal.aborted; first = false) {
-            if (!first) changes = await deps.runChanges.after(owner, after, READ_LIMIT);
+            if (!first) changes = await changesAfter(owner, after);
             const { sendable, gap } = contiguous(changes, after, gapSeen, Date.now());
             gapSeen = gap;
             for (const change of sendable) {
@@ -83,7 +109,9 @@ export function streamsRouter(deps: {
                 lastWrite = Date.now();
               }
               after = change.id;
+              if (!(await keptUp(res, stream.signal))) break;
             }
+            if (res.destroyed) break;
             if (sendable.length === READ_LIMIT) continue;
             if (Date.now() - lastWrite >= deps.options.heartbeatMs) {
               res.write(": heartbeat\n\n");
@@ -103,6 +131,7 @@ export function streamsRouter(deps: {
         }
       } finally {
         waker.close();
+        release();
       }
     }),
   );
@@ -114,11 +143,12 @@ export function streamsRouter(deps: {
       const runId = req.params.id;
       const lastId = req.get("Last-Event-ID");
       let after = lastId === undefined ? undefined : Number(lastId);
+      const release = open.take(owner);
       // Listening before the first read: no event is missed between the two.
       const waker = new Waker(deps.wakes, `run:${runId}`);
       try {
         // The first read decides between a 404 and the stream.
-        let read = await deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after });
+        let read = await eventsAfter(owner, runId, after);
         if (read === null) throw new RunNotFound();
         if (read.events.length === 0 && hasNothingMore(read.run, deps.clock.now())) {
           // Nothing will follow: 204 is what tells EventSource to stop reconnecting.
@@ -130,11 +160,17 @@ export function streamsRouter(deps: {
         try {
           while (!stream.signal.aborted && read !== null) {
             let ended = false;
+            let stalled = false;
             for (const event of read.events) {
               send(res, event);
               after = event.id;
               if (isEnding(event)) ended = true;
+              if (!(await keptUp(res, stream.signal))) {
+                stalled = true;
+                break;
+              }
             }
+            if (stalled) break;
             if (read.events.length > 0) lastWrite = Date.now();
             if (ended || hasNothingMore(read.run, deps.clock.now())) break;
             if (read.events.length < READ_LIMIT) {
@@ -145,7 +181,7 @@ export function streamsRouter(deps: {
               await waker.wait(untilNext(deps.options, lastWrite), stream.signal);
               if (stream.signal.aborted) break;
             }
-            read = await deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after });
+            read = await eventsAfter(owner, runId, after);
           }
         } catch (error) {
           // The answer has begun: the failure can only end it (and is logged).
@@ -155,6 +191,7 @@ export function streamsRouter(deps: {
         }
       } finally {
         waker.close();
+        release();
       }
     }),
   );
