@@ -64,7 +64,7 @@ describe("route matchers cached (route-matchers.ts)", () => {
       res.json({});
     });
     await new Promise<void>((ready) => {
-      server = app.listen(0, "127.0.0.1", ready);
+      server = app.listen(0, "127.0.0.1", () => ready());
     });
     const address = server.address();
     base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
