@@ -21,21 +21,22 @@ export default defineConfig({
         ? ["**/*.browser.test.ts", "**/*.browser.db.test.ts", "**/*.postgres.test.ts"]
         : []),
     ],
-    // Most of the time goes to waiting (on servers, worker processes, Chromium, timers), not to
-    // computing: on 2 cores, 3 files at a time end sooner than vitest's default there, one.
+    // vitest's default on 2 cores is one file at a time; the files mostly wait (on servers,
+    // worker processes, Chromium, timers) rather than compute. `--maxWorkers=N` overrides it.
     maxWorkers: 3,
     // The longest files (docs/development.md), so that none of them starts last.
     sequence: {
       sequencer: slowestFirst([
-        "draining-shutdown.db.test.ts",
-        "browser-runs.browser.test.ts",
         "spec-fuzz.db.test.ts",
-        "webhook-restart.db.test.ts",
+        "at-most-once.browser.db.test.ts",
+        "browser-runs.browser.test.ts",
+        "draining-shutdown.db.test.ts",
+        "worker-processes.db.test.ts",
+        "scale-out.postgres.test.ts",
         "cli.browser.test.ts",
-        "event-stream.db.test.ts",
-        "pause-and-ask.browser.db.test.ts",
+        "webhook-restart.db.test.ts",
         "terminal-is-final.browser.db.test.ts",
-        "file-inputs.test.ts",
+        "pause-and-ask.browser.db.test.ts",
       ]),
     },
     testTimeout: 60_000,
