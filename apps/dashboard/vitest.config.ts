@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 // Two kinds of tests, one file at a time (the Chromium tests share one browser and one server):
 // - components: the small components and hooks beside their source (src/**/*.test.tsx), rendered
 //   by React into happy-dom, with the API client given a fetch that answers as the server would;
+//   `npm run test:quick` runs these only;
 // - chromium: the dashboard in real Chromium against a real server with a worker, the tests in
-//   order. `npm test` runs both in its first pass (SQLite) only.
+//   order (test/*.browser.test.ts). `npm test` runs both, once, on SQLite.
 export default defineConfig({
   test: {
     fileParallelism: false,

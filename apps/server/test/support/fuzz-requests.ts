@@ -94,7 +94,7 @@ const hostileUrlPart = fc.oneof(
 );
 
 // A path id that is `.` or `..` (`%2E`) is resolved away by the client's URL parser before the
-// server sees it, so the request would be another operation's; hostile-input.test.ts sends such
+// server sees it, so the request would be another operation's; hostile-input.db.test.ts sends such
 // paths raw and expects a 404.
 const hostilePathId = hostileUrlPart.filter((part) => !/^(?:\.|%2e){1,2}$/i.test(part));
 
@@ -587,7 +587,7 @@ function invalidRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> 
       return `${text}${text === "" ? "?" : "&"}${unknown[0]}=${unknown[1]}`;
     });
   // An empty secret name leaves `/v1/secret/`, which is no operation at all (a plain 404, as
-  // hostile-input.test.ts checks for paths the spec does not have).
+  // hostile-input.db.test.ts checks for paths the spec does not have).
   const pathId = op.path.includes("{name}")
     ? hostilePathId.filter((part) => part !== "")
     : hostilePathId;

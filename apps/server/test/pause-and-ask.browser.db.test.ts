@@ -30,6 +30,15 @@ steps:
   - set: { code: "{{ vars.answer.code }}", echoed: "{{ steps.code }}" }
 `;
 
+// ASK_CODE's time limit without a pause: when it has timed out, so would ASK_CODE's have.
+const OUTLASTS = `
+id: skill_outlasts
+name: Outlasts its time limit
+timeout: 3s
+steps:
+  - wait: 30s
+`;
+
 const IMPATIENT = `
 id: skill_impatient
 name: Impatient
@@ -106,7 +115,7 @@ beforeAll(async () => {
   // A short lease, so that a run paused for seconds shows that its worker keeps renewing it.
   server = await startTestServer({ worker: { concurrency: 2, leaseMs: 900 } });
   await server.importSkillYaml("alice", ASK_CODE, IMPATIENT, STEPS, IN_BROWSER);
-  await server.importSkillYaml("alice", GIVES_UP, PRICED, ANYTHING);
+  await server.importSkillYaml("alice", GIVES_UP, PRICED, ANYTHING, OUTLASTS);
   alice = new RunClient(server.origin, await server.keyFor("alice"));
 }, 60_000);
 
@@ -127,6 +136,15 @@ async function pausedEvent(runId: string): Promise<RunEvent> {
   return paused[0] as RunEvent;
 }
 
+/** When the run's lease runs out, in milliseconds since the epoch (0 when it has none). */
+async function leaseExpiresAt(runId: string): Promise<number> {
+  const run = await server.db.prisma.run.findUniqueOrThrow({
+    where: { id: runId },
+    select: { leaseExpiresAt: true },
+  });
+  return run.leaseExpiresAt?.getTime() ?? 0;
+}
+
 /** The run's events once one of `type` is among them. */
 async function eventsUntil(runId: string, type: string): Promise<RunEvent[]> {
   const deadline = Date.now() + 10_000;
@@ -141,6 +159,7 @@ describe("ask", () => {
   it("pauses with its prompt and schema, refuses an answer that does not fit, and goes on with one that does", async () => {
     const phone = "+44 7700 900123";
     const { id } = await alice.start("skill_ask_code", { phone });
+    const twin = await alice.start("skill_outlasts");
     const paused = await pausedEvent(id);
 
     expect(paused.step).toMatchObject({ id: "code", kind: "ask", label: "code" });
@@ -177,8 +196,9 @@ describe("ask", () => {
     expect(noCode.body).toEqual({
       detail: [{ loc: ["body", "input", "code"], msg: "Field required", type: "missing" }],
     });
-    // Refused answers leave it paused; the skill's 3 s time limit stops meanwhile.
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // Refused answers leave it paused; the skill's 3 s time limit stops meanwhile: its twin,
+    // started after it with the same limit and no pause, has timed out.
+    expect((await alice.ended(twin.id)).state).toBe("timeout");
     expect((await alice.get(id)).state).toBe("pause");
 
     const right = await post(`/v1/run/${id}/resume`, { input: { code: "123456" } });
@@ -228,7 +248,9 @@ describe("ask", () => {
       shop_url: `${server.origin}/demo/`,
     });
     await pausedEvent(id);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Its worker renews its lease while it waits with the browser open.
+    const leaseAt = await leaseExpiresAt(id);
+    await expect.poll(() => leaseExpiresAt(id), { timeout: 10_000 }).toBeGreaterThan(leaseAt);
 
     expect((await post(`/v1/run/${id}/resume`, { input: 42 })).status).toBe(422);
     expect((await post(`/v1/run/${id}/resume`, { input: "Ada" })).status).toBe(200);

@@ -10,7 +10,7 @@ import { migrate } from "./database.js";
 import { applyMigrations, readMigrations } from "./migrations.js";
 import { positionalParameters, postgresMigrationDriver } from "./postgres-migration-driver.js";
 
-// The PostgreSQL side of migrations.once.test.ts: always on PostgreSQL (TEST_DATABASE_URL's server),
+// The PostgreSQL side of migrations.test.ts: always on PostgreSQL (TEST_DATABASE_URL's server),
 // whatever TEST_FLAVOUR says.
 
 let dir: string;

@@ -58,14 +58,17 @@ async function serve(env: Record<string, string> = {}): Promise<SkillrunProcess>
   return started;
 }
 
-/** Waits a moment more and checks that nothing else arrived. */
-async function expectOnlyOne(): Promise<void> {
-  await receiver.waitFor(1);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+/**
+ * Waits until the endpoint's delivery is marked delivered (after which nothing sends it again)
+ * and checks that the receiver got it once; returns the delivery.
+ */
+async function expectOnlyOne(hookId: string) {
+  const [delivered] = await hooks.deliveriesWhen(hookId, (list) => list[0]?.state === "delivered");
   expect(receiver.received).toHaveLength(1);
   const [received] = receiver.received;
   expect(received?.libraryVerified).toBe(true);
   expect(received?.autotabVerified).toBe(true);
+  return delivered;
 }
 
 describe("webhook deliveries across a killed server", () => {
@@ -80,12 +83,8 @@ describe("webhook deliveries across a killed server", () => {
     await first.stop("SIGKILL");
 
     await serve();
-    await expectOnlyOne();
+    const delivered = await expectOnlyOne(hook.id);
     expect(JSON.parse(receiver.received[0]?.body ?? "")).toMatchObject({ id, state: "finish" });
-    const [delivered] = await hooks.deliveriesWhen(
-      hook.id,
-      (list) => list[0]?.state === "delivered",
-    );
     expect(delivered?.id).toBe(pending?.id);
     expect(delivered?.attempts.map((a) => a.status)).toEqual([204]);
   }, 60_000);
@@ -107,11 +106,7 @@ describe("webhook deliveries across a killed server", () => {
     await serve();
     // The retry is due about 5 s after the refused attempt.
     await receiver.waitFor(1, 30_000);
-    await expectOnlyOne();
-    const [delivered] = await hooks.deliveriesWhen(
-      hook.id,
-      (list) => list[0]?.state === "delivered",
-    );
+    const delivered = await expectOnlyOne(hook.id);
     expect(delivered?.attempts.map((a) => a.status)).toEqual([null, 204]);
   }, 60_000);
 });

@@ -1,19 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NewRunEvent, toRunEventRow } from "../src/db/repositories/run-events.js";
-import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
-import {
-  FAILURE_MESSAGE,
-  failingRunChanges,
-  failingRunEvents,
-  failingRunFiles,
-  failingRunPauses,
-  failingRuns,
-  failingSecrets,
-  failingSkills,
-  failingUploads,
-  failingVideos,
-  failingWebhooks,
-} from "./support/failing-repositories.js";
+import { expect } from "vitest";
+import type { NewRunEvent } from "../../src/db/repositories/run-events.js";
+import type { TestServer } from "../../src/test-support/test-server.js";
+import { FAILURE_MESSAGE } from "./failing-repositories.js";
 import {
   call,
   callStream,
@@ -21,17 +9,17 @@ import {
   type Reply,
   skillRecord,
   TOO_LONG_ID,
-} from "./support/http.js";
-import { bodyValidator, declaredResponse, type Operation, operations } from "./support/spec.js";
-import { openSse } from "./support/sse.js";
-import { tampered, VIDEO_BYTES, withQuery } from "./support/videos.js";
+} from "./http.js";
+import { openSse } from "./sse.js";
+import { tampered, VIDEO_BYTES, withQuery } from "./videos.js";
 
 /**
- * The spec-driven contract suite: every status every operation of openapi.yaml declares is
- * provoked over real HTTP, and the response is checked against what the spec declares for it.
+ * The spec-driven contract suite's table: for every operation of openapi.yaml, each status it
+ * declares and the ways to provoke it over real HTTP. test/contract/ runs it, one file per
+ * resource (./contract.ts says which operations each holds).
  */
 
-interface Ctx {
+export interface Ctx {
   /** The real server. */
   main: TestServer;
   /** The same server whose run and skill repositories fail on every call. */
@@ -52,23 +40,23 @@ interface Ctx {
 }
 
 /** One way to provoke a status; `check` adds what the generic checks cannot know. */
-interface Provocation {
+export interface Provocation {
   name: string;
   send(ctx: Ctx): Promise<Reply>;
   check?(reply: Reply, ctx: Ctx): void;
 }
 
 /** A declared status the server cannot send yet, and why; shown as a todo, never silently. */
-interface Unreachable {
+export interface Unreachable {
   unreachable: string;
 }
 
-type Table = Record<string, Record<string, Provocation[] | Unreachable>>;
+export type Table = Record<string, Record<string, Provocation[] | Unreachable>>;
 
-const ALICE_SKILL = "skill_contract";
+export const ALICE_SKILL = "skill_contract";
 
 /** A step log with every optional field of an event in use. */
-const SAMPLE_EVENTS: Omit<NewRunEvent, "runId">[] = [
+export const SAMPLE_EVENTS: Omit<NewRunEvent, "runId">[] = [
   { at: new Date(), type: "run_claimed", attempt: 1, data: { worker: "w1" } },
   { at: new Date(), type: "run_started", attempt: 1 },
   { at: new Date(), type: "step_started", step: { index: 0, kind: "log", label: "step 1 (log)" } },
@@ -90,9 +78,9 @@ const SAMPLE_EVENTS: Omit<NewRunEvent, "runId">[] = [
   },
   { at: new Date(), type: "run_failed", durationMs: 40, message: "fetch: HTTP 500" },
 ];
-const BOB_SKILL = "skill_bobs";
-const FILE_NAME = "report.csv";
-const FILE_BYTES = new TextEncoder().encode("number,amount\nINV-1,120.50\n");
+export const BOB_SKILL = "skill_bobs";
+export const FILE_NAME = "report.csv";
+export const FILE_BYTES = new TextEncoder().encode("number,amount\nINV-1,120.50\n");
 const UNKNOWN_KEY = "sk_this-key-was-never-issued-0000000000000000000";
 
 // The ways to reach every operation without a key, or with one nobody issued.
@@ -152,7 +140,7 @@ async function newDelivery(ctx: Ctx): Promise<{ webhookId: string; deliveryId: s
   return { webhookId, deliveryId };
 }
 
-async function newRun(ctx: Ctx): Promise<string> {
+export async function newRun(ctx: Ctx): Promise<string> {
   const run = await ctx.main.repos.runs.create({
     owner: "alice",
     skill: { id: ALICE_SKILL, name: "Contract" },
@@ -274,7 +262,7 @@ async function uploadFile(
   };
 }
 
-const table: Table = {
+export const table: Table = {
   startRun: {
     "200": [
       {
@@ -1975,172 +1963,3 @@ const table: Table = {
     ),
   },
 };
-
-const specOperations = operations();
-
-describe("the provocation table covers openapi.yaml exactly", () => {
-  it("has a way to provoke every status of every operation the spec declares", () => {
-    const missing = specOperations.flatMap((op) =>
-      op.statuses
-        .filter((status) => table[op.operationId]?.[status] === undefined)
-        .map((status) => `${op.operationId} ${status}`),
-    );
-    expect(missing).toEqual([]);
-  });
-
-  it("provokes no operation or status the spec does not declare", () => {
-    const declared = new Set(
-      specOperations.flatMap((op) => op.statuses.map((s) => `${op.operationId} ${s}`)),
-    );
-    const extra = Object.entries(table).flatMap(([operationId, statuses]) =>
-      Object.keys(statuses)
-        .map((status) => `${operationId} ${status}`)
-        .filter((entry) => !declared.has(entry)),
-    );
-    expect(extra).toEqual([]);
-  });
-
-  it("gives every way to provoke a status at least one request, or a reason it cannot yet", () => {
-    const empty = Object.entries(table).flatMap(([operationId, statuses]) =>
-      Object.entries(statuses)
-        .filter(([, entry]) =>
-          Array.isArray(entry) ? entry.length === 0 : entry.unreachable.trim() === "",
-        )
-        .map(([status]) => `${operationId} ${status}`),
-    );
-    expect(empty).toEqual([]);
-  });
-});
-
-// What every response of the operation and status must satisfy, read from the spec.
-function expectDeclaredResponse(op: Operation, status: string, reply: Reply): void {
-  expect(reply.status, reply.text).toBe(Number(status));
-  // The spec's conventions: every response carries X-Request-Id; no HTML error pages.
-  expect(reply.headers.get("x-request-id")).toBeTruthy();
-
-  const declared = declaredResponse(op, status);
-  for (const [name, header] of Object.entries(declared.headers)) {
-    if (header.required) expect(reply.headers.get(name), `header ${name}`).not.toBeNull();
-  }
-  const mediaTypes = Object.keys(declared.content);
-  const contentType = reply.headers.get("content-type") ?? "";
-  if (mediaTypes.length === 0) {
-    // Declared without content (a 304): there is none.
-    expect(reply.bytes).toHaveLength(0);
-    return;
-  }
-  expect(
-    mediaTypes.some((t) => t === "*/*" || contentType.startsWith(t)),
-    `content-type ${contentType}`,
-  ).toBe(true);
-  if (!contentType.startsWith("application/json")) {
-    // A binary body (a video, a file) has no structure to check; its provocation compares the bytes.
-    expect(reply.bytes.length).toBeGreaterThan(0);
-    return;
-  }
-
-  const validate = bodyValidator(op, status);
-  const valid = validate(reply.body);
-  expect(validate.errors ?? [], `body ${reply.text}`).toEqual([]);
-  expect(valid).toBe(true);
-
-  // A plain `{"detail": "…"}` error has a fixed message: the spec's example(s) say which.
-  if (typeof (reply.body as { detail?: unknown }).detail === "string") {
-    const media = declared.content["application/json"];
-    const examples = [
-      ...(media?.example === undefined ? [] : [media.example]),
-      ...Object.values(media?.examples ?? {}).map((e) => e.value),
-    ];
-    if (examples.length > 0) expect(examples).toContainEqual(reply.body);
-  }
-
-  if ("WWW-Authenticate" in declared.headers) {
-    expect(reply.headers.get("www-authenticate")).toBe("Bearer");
-  }
-  if ("Link" in declared.headers) {
-    const link = reply.headers.get("link");
-    if (link !== null) expect(link).toMatch(/^<[^>]+>; rel="next"$/);
-  }
-}
-
-describe("every operation answers each declared status as openapi.yaml declares it", () => {
-  const ctx = {} as Ctx;
-
-  beforeAll(async () => {
-    ctx.main = await startTestServer();
-    ctx.broken = await startTestServer({
-      override: (deps) => ({
-        ...deps,
-        runs: failingRuns,
-        runEvents: failingRunEvents,
-        runPauses: failingRunPauses,
-        secrets: failingSecrets,
-        skills: failingSkills,
-        fileStore: failingVideos,
-        runFiles: failingRunFiles,
-        uploads: failingUploads,
-        webhooks: failingWebhooks,
-        runChanges: failingRunChanges,
-      }),
-    });
-    ctx.alice = await ctx.main.keyFor("alice");
-    ctx.bob = await ctx.main.keyFor("bob");
-    ctx.brokenKey = await ctx.broken.keyFor("alice");
-    await ctx.main.importSkills("alice", [
-      skillRecord(ALICE_SKILL, "Contract", [
-        { id: "in_query", json_key: "query", data_type: "string", required: false, default: "x" },
-      ]),
-    ]);
-    await ctx.main.importSkills("bob", [skillRecord(BOB_SKILL, "Bob's")]);
-    ctx.aliceRun = await newRun(ctx);
-    // Written as a worker writes them, straight into the log: no worker holds this run.
-    await ctx.main.db.prisma.runEvent.createMany({
-      data: SAMPLE_EVENTS.map((event) => toRunEventRow({ ...event, runId: ctx.aliceRun })),
-    });
-    await newRun(ctx);
-    const bobRun = await ctx.main.repos.runs.create({
-      owner: "bob",
-      skill: { id: BOB_SKILL, name: "Bob's" },
-      inputs: {},
-    });
-    ctx.bobRun = bobRun.id;
-    ctx.videoRun = await newRun(ctx);
-    ctx.otherVideoRun = await newRun(ctx);
-    await ctx.main.putVideo(ctx.videoRun, VIDEO_BYTES);
-    await ctx.main.putVideo(ctx.otherVideoRun, VIDEO_BYTES);
-    ctx.fileRun = await newRun(ctx);
-    await ctx.main.putRunFile(ctx.fileRun, FILE_NAME, FILE_BYTES, { contentType: "text/csv" });
-    const bobFileRun = await ctx.main.repos.runs.create({
-      owner: "bob",
-      skill: { id: BOB_SKILL, name: "Bob's" },
-      inputs: {},
-    });
-    ctx.bobFileRun = bobFileRun.id;
-    await ctx.main.putRunFile(ctx.bobFileRun, FILE_NAME, FILE_BYTES);
-  });
-
-  afterAll(async () => {
-    await ctx.main?.close();
-    await ctx.broken?.close();
-  });
-
-  for (const op of specOperations) {
-    describe(`${op.operationId} (${op.method} ${op.path})`, () => {
-      for (const status of op.statuses) {
-        const entry = table[op.operationId]?.[status];
-        if (entry === undefined) continue; // reported by the coverage tests above
-        if (!Array.isArray(entry)) {
-          it.todo(`${status}: ${entry.unreachable}`);
-          continue;
-        }
-        for (const provocation of entry) {
-          it(`${status} for ${provocation.name}`, async () => {
-            const reply = await provocation.send(ctx);
-            expectDeclaredResponse(op, status, reply);
-            provocation.check?.(reply, ctx);
-          });
-        }
-      }
-    });
-  }
-});

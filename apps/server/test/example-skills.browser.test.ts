@@ -16,7 +16,7 @@ import { RunClient, typesOf } from "./support/runs.js";
 /**
  * The skills of skills/ that call HTTP services; each has a describe block below. Skills that
  * also drive a browser (their http steps read the server's own demo pages with the browser's
- * session) are run end to end in browser-runs.test.ts.
+ * session) are run end to end in browser-runs.browser.test.ts.
  */
 const HTTP_SKILLS = [
   "skill_alert_digest",
