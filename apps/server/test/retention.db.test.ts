@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "n
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { toRunEventRow } from "../src/db/repositories/run-events.js";
 import { Retention } from "../src/files/retention.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call, skillRecord } from "./support/http.js";
@@ -226,9 +227,48 @@ describe("retention", () => {
       runFiles: 0,
       uploads: 0,
       webhookDeliveries: 0,
+      stepLogEvents: 0,
       bytes: 0,
     });
     expect(lines).toEqual([]);
+  });
+});
+
+describe("retention of step logs", () => {
+  it("removes the step log of a run ended more than RETENTION_DAYS ago; the run stays", async () => {
+    const withLog = async (): Promise<string> => {
+      const run = await server.repos.runs.create({
+        owner: "alice",
+        skill: { id: SKILL, name: "Kept" },
+        inputs: {},
+      });
+      await server.db.prisma.runEvent.createMany({
+        data: [0, 1, 2].map((i) =>
+          toRunEventRow({
+            runId: run.id,
+            at: clock.now(),
+            type: "log",
+            attempt: 1,
+            message: `${i}`,
+          }),
+        ),
+      });
+      await server.repos.runs.cancel("alice", run.id);
+      return run.id;
+    };
+    const eventsOf = async (runId: string) =>
+      (await call(server.origin, "GET", `/v1/run/${runId}/events`, { key: alice }))
+        .body as unknown[];
+    const old = await withLog();
+    now = START + 10 * DAY;
+    const recent = await withLog();
+    now = START + 31 * DAY;
+    const report = await retention(30).sweep();
+    expect(report?.stepLogEvents).toBe(3);
+    expect(await eventsOf(old)).toEqual([]);
+    expect(await eventsOf(recent)).toHaveLength(3);
+    const run = await call(server.origin, "GET", `/v1/run/${old}`, { key: alice });
+    expect([run.status, (run.body as { state: string }).state]).toEqual([200, "cancel"]);
   });
 });
 

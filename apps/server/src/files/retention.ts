@@ -29,6 +29,8 @@ export interface RetentionReport {
   uploads: number;
   /** Webhook deliveries (delivered or given up) removed with their attempts. */
   webhookDeliveries: number;
+  /** Events of the step logs of runs that ended before the cutoff. */
+  stepLogEvents: number;
   /** Bytes freed on disk, all together. */
   bytes: number;
 }
@@ -72,18 +74,21 @@ export class Retention {
       runFiles: 0,
       uploads: 0,
       webhookDeliveries: 0,
+      stepLogEvents: 0,
       bytes: 0,
     };
     await this.sweepRuns(cutoff, report);
     await this.sweepUploads(cutoff, report);
     await this.sweepIncoming(now - INCOMING_KEPT_MS, report);
     report.webhookDeliveries = await this.deps.retention.forgetWebhookDeliveries(cutoff);
+    report.stepLogEvents = await this.deps.retention.forgetStepLogs(cutoff);
     // The run stream resumes from a change of the last day at most; older ones serve nobody.
     await this.deps.retention.forgetRunChanges(new Date(now - RUN_CHANGES_KEPT_MS));
-    if (report.runs + report.uploads + report.bytes + report.webhookDeliveries > 0) {
+    const { runs, uploads, bytes, webhookDeliveries, stepLogEvents } = report;
+    if (runs + uploads + bytes + webhookDeliveries + stepLogEvents > 0) {
       logger.info(
         { retention: report, days },
-        `retention removed the videos and files of ${report.runs} runs ended more than ${days} days ago (${report.videos} videos, ${report.runFiles} indexed files), ${report.uploads} uploads and ${report.webhookDeliveries} webhook deliveries: ${formatBytes(report.bytes)}`,
+        `retention removed the videos and files of ${runs} runs ended more than ${days} days ago (${report.videos} videos, ${report.runFiles} indexed files), ${stepLogEvents} step log events, ${uploads} uploads and ${webhookDeliveries} webhook deliveries: ${formatBytes(bytes)}`,
       );
     }
     return report;

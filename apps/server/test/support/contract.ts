@@ -39,7 +39,7 @@ export const CONTRACT_RESOURCES = {
   runs: ["startRun", "listRuns", "getRun", "cancelRun", "pauseRun", "resumeRun"],
   streams: ["listRunEvents", "streamRuns", "streamRunEvents"],
   videos: ["getRunVideoUrl", "getRunVideo"],
-  files: ["listRunFiles", "getRunFile", "uploadFile"],
+  files: ["listRunFiles", "getRunFile", "uploadFile", "deleteFile"],
   skills: ["listSkills", "getSkill", "putSkill", "deleteSkill", "validateSkill"],
   secrets: ["putSecret", "deleteSecret", "listSecrets"],
   webhooks: [

@@ -3,6 +3,7 @@ import type { PrismaClient } from "../database.js";
 import type { DirectSql } from "../direct-sql.js";
 import { fromJsonColumn } from "../json-column.js";
 import { DELETE_RUN_CHANGES_BEFORE } from "../runs/sql/changes.js";
+import { DELETE_STEP_LOGS_ENDED_BEFORE } from "../runs/sql/events.js";
 import { DELETE_SETTLED_DELIVERIES_BEFORE } from "../runs/sql/webhook-deliveries.js";
 import { stateIn } from "./run-state-filter.js";
 
@@ -50,6 +51,16 @@ export class RetentionRepository {
   /** Deletes the webhook deliveries written before `cutoff` that are no longer pending. */
   async forgetWebhookDeliveries(cutoff: Date): Promise<number> {
     return (await this.direct.single(DELETE_SETTLED_DELIVERIES_BEFORE, [cutoff])).changes;
+  }
+
+  /** Deletes the step logs of runs that ended before `cutoff`; returns how many events went. */
+  async forgetStepLogs(cutoff: Date): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const { changes } = await this.direct.single(DELETE_STEP_LOGS_ENDED_BEFORE, [cutoff]);
+      if (changes === 0) return removed;
+      removed += changes;
+    }
   }
 
   /** Deletes the run changes (the run stream's feed) made before `cutoff`. */

@@ -17,3 +17,12 @@ export function insertEvents(count: number): string {
   return `INSERT INTO run_events (${EVENT_COLUMNS})
     VALUES ${Array.from({ length: count }, () => EVENT_PLACEHOLDERS).join(", ")}`;
 }
+
+/**
+ * Deletes the step logs of up to 500 runs that ended before `?` and still have one: retention
+ * repeats it until it deletes nothing. The run itself stays, its data and outcome with it.
+ */
+export const DELETE_STEP_LOGS_ENDED_BEFORE = `DELETE FROM run_events WHERE run_id IN (
+  SELECT r.id FROM runs r
+  WHERE r.end_time < ? AND EXISTS (SELECT 1 FROM run_events e WHERE e.run_id = r.id)
+  LIMIT 500)`;
