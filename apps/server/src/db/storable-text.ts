@@ -7,7 +7,16 @@
  * unaffected (JSON.stringify escapes both), so data keeps them exactly.
  */
 export function storableText(text: string): string {
-  return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, "\uFFFD") : text;
+  return isStorableText(text) ? text : text.replace(UNSTORABLE_ALL, "\uFFFD");
+}
+
+/**
+ * Whether the database can store the text as it is and give the same text back: no NUL, which
+ * PostgreSQL's text cannot hold (the query fails), and no half of a UTF-16 surrogate pair without
+ * its other half, which UTF-8 cannot encode (it would silently become U+FFFD).
+ */
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE.test(text);
 }
 
 // In a Unicode pattern a surrogate pair is one code point, so \p{Cs} matches only a lone half.

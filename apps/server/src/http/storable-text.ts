@@ -1,15 +1,7 @@
 import type { RequestHandler } from "express";
 import type { OpenApiRequestMetadata } from "express-openapi-validator/dist/framework/types.js";
+import { isStorableText } from "../db/storable-text.js";
 import { RequestInvalid, type ValidationIssue } from "../domain/errors.js";
-
-// A NUL, or half of a UTF-16 surrogate pair without its other half: PostgreSQL's text cannot hold
-// the first (the query fails) and UTF-8 cannot encode the second (it would silently become U+FFFD).
-const UNSTORABLE = /[\0\p{Cs}]/u;
-
-/** Whether the database can store the text as it is and give the same text back. */
-export function isStorableText(text: string): boolean {
-  return !UNSTORABLE.test(text);
-}
 
 // Body fields that are data, stored as escaped JSON text (any string survives the round trip);
 // every other body string is a value the database compares or stores as text.

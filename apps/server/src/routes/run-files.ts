@@ -1,6 +1,7 @@
 import { isRunFileName } from "@skillrun/engine";
 import express, { type Router } from "express";
 import type { RunFileRepository } from "../db/repositories/run-files.js";
+import { isStorableText } from "../db/storable-text.js";
 import {
   FileLinkExpired,
   FileLinkInvalid,
@@ -15,7 +16,6 @@ import { attachment } from "../http/content-disposition.js";
 import { operation } from "../http/operation.js";
 import type { Origin } from "../http/public-url.js";
 import { sendStoredFile } from "../http/send-stored-file.js";
-import { isStorableText } from "../http/storable-text.js";
 
 /**
  * `GET /run/{id}/files` lists a run's files for its owner, each with a signed address;

@@ -1,10 +1,10 @@
 import express, { type Router } from "express";
 import type { ResumeAnswer, RunPauseRepository } from "../db/repositories/run-pauses.js";
+import { isStorableText } from "../db/storable-text.js";
 import { RequestInvalid, RunNotFound, RunStateConflict } from "../domain/errors.js";
 import type { StoredRunState } from "../domain/run-state-machine.js";
 import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
-import { isStorableText } from "../http/storable-text.js";
 
 /** `POST /run/{id}/pause` and `/resume` of openapi.yaml; each answers the run's state after it. */
 export function runPausesRouter(pauses: RunPauseRepository): Router {

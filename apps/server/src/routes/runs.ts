@@ -3,6 +3,7 @@ import type { RunEventRepository } from "../db/repositories/run-events.js";
 import type { KeyedStart, RunRepository } from "../db/repositories/runs.js";
 import type { SkillRepository } from "../db/repositories/skills.js";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
+import { isStorableText } from "../db/storable-text.js";
 import type { RunSession } from "../domain/api-types.js";
 import {
   decodeCursor,
@@ -25,7 +26,6 @@ import type { VideoUrlSigner } from "../files/signed-url.js";
 import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
 import type { Origin } from "../http/public-url.js";
-import { isStorableText } from "../http/storable-text.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 

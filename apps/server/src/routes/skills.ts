@@ -1,10 +1,10 @@
 import express, { type Router } from "express";
 import type { SkillRepository } from "../db/repositories/skills.js";
+import { isStorableText } from "../db/storable-text.js";
 import { SkillInUse, SkillNotFound } from "../domain/errors.js";
 import { ownerOf } from "../http/auth.js";
 import { bodyText } from "../http/body-text.js";
 import { operation } from "../http/operation.js";
-import { isStorableText } from "../http/storable-text.js";
 import { skillRecordOf } from "../skills/import-skills.js";
 import { checkedSkillBody, storeSkill } from "../skills/skill-body.js";
 import type { SkillChecker } from "../skills/skill-checker.js";

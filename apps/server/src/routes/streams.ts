@@ -1,6 +1,7 @@
 import express, { type Response, type Router } from "express";
 import type { RunChangeEntry, RunChangeRepository } from "../db/repositories/run-changes.js";
 import type { FollowedRun, RunEventRepository } from "../db/repositories/run-events.js";
+import { isStorableText } from "../db/storable-text.js";
 import type { RunEvent } from "../domain/api-types.js";
 import type { Clock } from "../domain/clock.js";
 import { RunNotFound } from "../domain/errors.js";
@@ -8,7 +9,6 @@ import { isTerminal } from "../domain/run-state-machine.js";
 import { ownerOf } from "../http/auth.js";
 import { openEventStream, type StreamOptions, untilNext, Waker } from "../http/event-stream.js";
 import { operation } from "../http/operation.js";
-import { isStorableText } from "../http/storable-text.js";
 import { drained, OwnerStreams, SharedReads } from "../http/stream-limits.js";
 
 /** The events after which a run's worker writes nothing more of it: its ending. */

@@ -1,6 +1,7 @@
 import type { NetworkPolicy } from "@skillrun/engine";
 import express, { type Router } from "express";
 import { MAX_WEBHOOKS_PER_OWNER, type WebhookRepository } from "../db/repositories/webhooks.js";
+import { isStorableText } from "../db/storable-text.js";
 import {
   DeliveryNotFound,
   RequestInvalid,
@@ -9,7 +10,6 @@ import {
 } from "../domain/errors.js";
 import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
-import { isStorableText } from "../http/storable-text.js";
 import { WEBHOOK_EVENTS } from "../webhooks/webhook-events.js";
 import { webhookUrlProblem } from "../webhooks/webhook-url.js";
 

@@ -4,7 +4,7 @@ import {
   SkillDefinitionError,
   type SkillDefinitionIssue,
 } from "@skillrun/engine";
-import { isStorableText } from "../http/storable-text.js";
+import { isStorableText } from "../db/storable-text.js";
 import { callProblems } from "./call-graph.js";
 
 /** What a check thread is given: the text as sent and what the owner already has. */
