@@ -14,8 +14,9 @@ import { VIDEO_BYTES } from "./support/videos.js";
  * arrays, wrong content types) a 4xx; every answer is a status the spec declares for the
  * operation with a body valid against its schema, never a 5xx. FUZZ_RUNS sets the cases per
  * operation: 100 by default, in each database's pass, each run with a seed of its own, so the
- * cases add up over runs (1,000 made this one file half of `npm test`; `FUZZ_RUNS=5000` searches
- * longer). A failure prints the seed and path to replay it (FUZZ_SEED, FUZZ_PATH).
+ * cases add up over runs (docs/decisions/0040-only-database-dependent-tests-run-twice.md);
+ * `FUZZ_RUNS=5000` searches longer. A failure prints the seed and path to replay it (FUZZ_SEED,
+ * FUZZ_PATH).
  */
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
