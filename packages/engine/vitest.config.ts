@@ -7,9 +7,6 @@ const quick = process.env.TEST_QUICK === "1";
 export default defineConfig({
   test: {
     exclude: quick ? ["**/node_modules/**", "**/*.browser.test.ts"] : ["**/node_modules/**"],
-    // Much of a browser test's time is waiting on Chromium and ffmpeg: on 2 cores, two files at a
-    // time end sooner than vitest's default there, one.
-    maxWorkers: 2,
     // A guard against a hung test, not a speed target: the browser tests launch Chromium, which
     // on a loaded 2-core machine takes seconds (vitest's 5 s default timed some out).
     testTimeout: 60_000,
