@@ -1,20 +1,38 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { slowestFirst } from "./test/support/slowest-first.js";
 
-// `npm test` runs this suite on SQLite, then runs again on PostgreSQL (TEST_FLAVOUR=postgres) only
-// the files whose behaviour depends on the database, named *.db.test.ts. Every other file runs
-// once: pure logic, always SQLite, always PostgreSQL (*.postgres.test.ts, whatever TEST_FLAVOUR
-// says) and the files that launch Chromium (*.browser.test.ts; *.browser.db.test.ts when what
-// they test depends on the database). TEST_QUICK=1 (`npm run test:quick`) leaves out the browser
-// and always-PostgreSQL files. docs/development.md has the conventions.
-const postgresPass = process.env.TEST_FLAVOUR === "postgres";
+// The suite runs on each database flavour TEST_FLAVOURS names (`sqlite,postgres` in `npm test`),
+// else on TEST_FLAVOUR's alone (SQLite by default), one vitest project per flavour. On SQLite it
+// runs every file; on PostgreSQL only the files whose behaviour depends on the database, named
+// *.db.test.ts. Every other file runs once: pure logic, always SQLite, always PostgreSQL
+// (*.postgres.test.ts, whatever the flavour) and the files that launch Chromium
+// (*.browser.test.ts; *.browser.db.test.ts when what they test depends on the database).
+// TEST_QUICK=1 (`npm run test:quick`) leaves out the browser and always-PostgreSQL files.
+// docs/development.md has the conventions.
+const flavours = (process.env.TEST_FLAVOURS ?? process.env.TEST_FLAVOUR ?? "sqlite").split(",");
 const quick = process.env.TEST_QUICK === "1";
+
+function project(flavour: string): TestProjectInlineConfiguration {
+  if (flavour !== "sqlite" && flavour !== "postgres") {
+    throw new Error(`TEST_FLAVOURS holds sqlite and postgres only, not "${flavour}"`);
+  }
+  return {
+    extends: true,
+    test: {
+      name: flavour,
+      // What the test code reads (testFlavour()) in this project's files.
+      env: { TEST_FLAVOUR: flavour },
+      include:
+        flavour === "postgres"
+          ? ["src/**/*.db.test.ts", "test/**/*.db.test.ts"]
+          : ["src/**/*.test.ts", "test/**/*.test.ts"],
+    },
+  };
+}
 
 export default defineConfig({
   test: {
-    include: postgresPass
-      ? ["src/**/*.db.test.ts", "test/**/*.db.test.ts"]
-      : ["src/**/*.test.ts", "test/**/*.test.ts"],
+    projects: flavours.map(project),
     exclude: [
       "**/node_modules/**",
       ...(quick
@@ -23,6 +41,8 @@ export default defineConfig({
     ],
     // vitest's default on 2 cores is one file at a time; the files mostly wait (on servers,
     // worker processes, Chromium, timers) rather than compute. `--maxWorkers=N` overrides it.
+    // The projects share these workers: both flavours' files in one queue, so neither pass
+    // waits for the other's last file.
     maxWorkers: 3,
     // The longest files (docs/development.md), so that none of them starts last.
     sequence: {

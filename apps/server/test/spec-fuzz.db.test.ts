@@ -13,13 +13,13 @@ import { VIDEO_BYTES } from "./support/videos.js";
  * types, missing and extra fields, NULs and odd unicode, huge and deep values, bad ids, bad query
  * arrays, wrong content types) a 4xx; every answer is a status the spec declares for the
  * operation with a body valid against its schema, never a 5xx. FUZZ_RUNS sets the cases per
- * operation: 100 by default, in each database's pass, each run with a seed of its own, so the
+ * operation: 50 by default, in each database's pass, each run with a seed of its own, so the
  * cases add up over runs (docs/decisions/0040-only-database-dependent-tests-run-twice.md);
  * `FUZZ_RUNS=5000` searches longer. A failure prints the seed and path to replay it (FUZZ_SEED,
  * FUZZ_PATH).
  */
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 50);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const PATH = process.env.FUZZ_PATH;
 
