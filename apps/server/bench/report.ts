@@ -189,17 +189,21 @@ export function report(f: BenchFigures): string {
   return lines.join("\n");
 }
 
-const START = "<!-- bench:start -->";
-const END = "<!-- bench:end -->";
-
-/** Replaces what lies between the markers of `file` with `generated`. */
-export function writeReport(file: string, generated: string): void {
+/** Replaces what lies between `<!-- name:start -->` and `<!-- name:end -->` in `file`. */
+export function writeBetween(file: string, name: string, generated: string): void {
+  const START = `<!-- ${name}:start -->`;
+  const END = `<!-- ${name}:end -->`;
   const text = readFileSync(file, "utf8");
   const start = text.indexOf(START);
   const end = text.indexOf(END);
   if (start < 0 || end < start)
     throw new Error(`${file} has no ${START} … ${END} to write between`);
   writeFileSync(file, `${text.slice(0, start + START.length)}\n${generated}\n${text.slice(end)}`);
+}
+
+/** Writes the main table into BENCHMARKS.md. */
+export function writeReport(file: string, generated: string): void {
+  writeBetween(file, "bench", generated);
 }
 
 export function printTable(f: BenchFigures): void {

@@ -15,6 +15,8 @@ let server: TestServer;
 let alice: string;
 let bob: string;
 let reads = 0;
+/** How many characters of messages each read of a run's log gave, in order. */
+let readSizes: number[] = [];
 
 /** Counts the reads of a run's log that reach the database. */
 function counted(runEvents: RunEventRepository): RunEventRepository {
@@ -22,9 +24,14 @@ function counted(runEvents: RunEventRepository): RunEventRepository {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (property !== "follow" || typeof value !== "function") return value;
-      return (...args: unknown[]) => {
+      return async (...args: unknown[]) => {
         reads += 1;
-        return value.apply(target, args);
+        const read = await value.apply(target, args);
+        if (read) {
+          const events = (read as { events: { message: string | null }[] }).events;
+          readSizes.push(events.reduce((sum, event) => sum + (event.message?.length ?? 0), 0));
+        }
+        return read;
       };
     },
   });
@@ -145,6 +152,30 @@ describe("streams of one run", () => {
     } finally {
       for (const s of open) s.abort();
     }
+  });
+});
+
+describe("a log of large entries", () => {
+  it("is read at most a megabyte at a time, and streamed whole and in order", async () => {
+    // 12 entries of 300,000 characters: three fit in a read's 1,000,000, a fourth does not.
+    const runId = await runWithLog(12, 300_000);
+    await server.db.prisma.runEvent.createMany({
+      data: [toRunEventRow({ runId, at: new Date(), type: "run_cancelled", attempt: 1 })],
+    });
+    readSizes = [];
+    const [one] = await streams(runId, 1);
+    await one?.closed;
+    const logs = (one?.messages ?? []).filter((m) => m.event === "log");
+    const messages = logs.map((m) => (JSON.parse(m.data ?? "null") as { message: string }).message);
+    expect(messages.map((message) => message.split(" ", 2).join(" "))).toEqual(
+      Array.from({ length: 12 }, (_, i) => `line ${i}`),
+    );
+    expect(messages.every((message) => message.endsWith("x".repeat(300_000)))).toBe(true);
+    // Three entries a read: four reads with something in them, none of a megabyte.
+    const filled = readSizes.filter((size) => size > 0);
+    expect(filled).toHaveLength(4);
+    for (const size of filled) expect(size).toBeGreaterThan(900_000);
+    for (const size of filled) expect(size).toBeLessThan(1_000_000);
   });
 });
 

@@ -25,6 +25,13 @@ const LAST_WORD_WAIT_MS = 15_000;
 const READ_LIMIT = 500;
 
 /**
+ * How many characters of messages and details one read of a step log holds at most (beyond its
+ * first event): what a stream holds in memory at once, and what one turn of the event loop
+ * serializes, whatever the size of the log's entries.
+ */
+const READ_CHARS = 1_000_000;
+
+/**
  * How long a gap in the change ids is waited for before the changes after it are sent anyway:
  * a change written with a smaller id may still be committing (PostgreSQL takes ids at insert, so
  * commits can come out of order), or it was rolled back and never comes.
@@ -79,7 +86,7 @@ export function streamsRouter(deps: {
     );
   const eventsAfter = (owner: string, runId: string, after: number | undefined) =>
     shared.read(`run:${runId}`, `${owner}|${after ?? ""}`, () =>
-      deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, after }),
+      deps.runEvents.follow(owner, runId, { limit: READ_LIMIT, maxChars: READ_CHARS, after }),
     );
 
   router.get(
@@ -173,7 +180,7 @@ export function streamsRouter(deps: {
             if (stalled) break;
             if (read.events.length > 0) lastWrite = Date.now();
             if (ended || hasNothingMore(read.run, deps.clock.now())) break;
-            if (read.events.length < READ_LIMIT) {
+            if (!read.more) {
               if (Date.now() - lastWrite >= deps.options.heartbeatMs) {
                 res.write(": heartbeat\n\n");
                 lastWrite = Date.now();

@@ -106,25 +106,39 @@ export class RunEventRepository {
   }
 
   /**
-   * What a live stream of the owner's run reads each time: up to `limit` events after `after`,
-   * oldest first, and where the run stands; null when the owner has no such run. The run is
-   * read first, so an ending it shows has its events in this read or a later one.
+   * What a live stream of the owner's run reads each time: the events after `after`, oldest
+   * first, up to `limit` of them and, past the first, up to `maxChars` of message and detail
+   * between them; and where the run stands. Null when the owner has no such run. `more` says the
+   * read stopped at a bound, not at the log's end. The run is read first, so an ending it shows
+   * has its events in this read or a later one.
    */
   async follow(
     owner: string,
     runId: string,
-    query: { limit: number; after?: number },
-  ): Promise<{ run: FollowedRun; events: RunEvent[] } | null> {
+    query: { limit: number; maxChars: number; after?: number },
+  ): Promise<{ run: FollowedRun; events: RunEvent[]; more: boolean } | null> {
     const run = await this.prisma.run.findFirst({
       where: { id: runId, owner },
       select: { state: true, workerId: true, endTime: true },
     });
     if (!run) return null;
-    const rows = await this.prisma.runEvent.findMany({
-      where: { runId, ...(query.after !== undefined && { id: { gt: query.after } }) },
-      orderBy: { id: "asc" },
-      take: query.limit,
-    });
+    const after = query.after ?? 0;
+    // The sizes first, so that a log of large entries is never read whole into memory.
+    const sizes = await this.prisma.$queryRaw<{ size: number | bigint }[]>`
+      SELECT coalesce(length(message), 0) + coalesce(length(detail), 0) AS size
+      FROM run_events WHERE run_id = ${runId} AND id > ${after} ORDER BY id LIMIT ${query.limit}`;
+    const take = withinBudget(
+      sizes.map((row) => Number(row.size)),
+      query.maxChars,
+    );
+    const rows =
+      take === 0
+        ? []
+        : await this.prisma.runEvent.findMany({
+            where: { runId, id: { gt: after } },
+            orderBy: { id: "asc" },
+            take,
+          });
     // An ended run's last event says whether its worker has had its last word.
     const last =
       isTerminal(run.state as StoredRunState) && rows.length === 0
@@ -136,8 +150,19 @@ export class RunEventRepository {
         lastEvent: last ? fromRunEventRow(last) : (rows.map(fromRunEventRow).at(-1) ?? null),
       },
       events: rows.map(fromRunEventRow),
+      more: take === query.limit || take < sizes.length,
     };
   }
+}
+
+/** How many of the entries of these sizes fit in `budget` together; at least one, if any. */
+export function withinBudget(sizes: readonly number[], budget: number): number {
+  let total = 0;
+  for (let n = 0; n < sizes.length; n += 1) {
+    total += sizes[n] as number;
+    if (total > budget && n > 0) return n;
+  }
+  return sizes.length;
 }
 
 /** Where a followed run stands. */

@@ -1,0 +1,119 @@
+import { request } from "node:http";
+import { sleep } from "../support/stats.js";
+
+/** Where an attack is aimed, and with which keys. */
+export interface Target {
+  origin: string;
+  /** The attacker's key. */
+  key: string;
+  /** Keys of owners of the attacker's making, for the attacks spread over many owners. */
+  manyKeys: string[];
+  /** A run of the attacker's whose step log is large (BIG_LOG_SKILL). */
+  bigLogRunId: string;
+}
+
+/** What the attacker got. */
+export type Outcome = Record<string, number>;
+
+/**
+ * Opens a GET stream and reads it to its end (or until `holdMs`, when given, then drops it).
+ * Resolves with the status and the bytes read; a connection error is status 0.
+ */
+function stream(
+  url: string,
+  key: string,
+  holdMs?: number,
+): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve) => {
+    const req = request(url, { headers: { authorization: `Bearer ${key}` } }, (res) => {
+      let bytes = 0;
+      res.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      const done = () => resolve({ status: res.statusCode ?? 0, bytes });
+      res.once("end", done);
+      res.once("error", done);
+      res.once("close", done);
+      if (holdMs !== undefined) setTimeout(() => req.destroy(), holdMs);
+    });
+    req.once("error", () => resolve({ status: 0, bytes: 0 }));
+    req.end();
+  });
+}
+
+/**
+ * 1,000 clients each reading the live stream of one run whose step log is large, over and over
+ * for `ms`: every stream the server accepts reads the whole log.
+ */
+export async function bigLogStreams(target: Target, ms: number): Promise<Outcome> {
+  const url = `${target.origin}/v1/run/${target.bigLogRunId}/events/stream`;
+  const outcome = { served: 0, refused429: 0, other: 0, megabytes: 0 };
+  const until = Date.now() + ms;
+  const client = async () => {
+    while (Date.now() < until) {
+      const { status, bytes } = await stream(url, target.key);
+      outcome.megabytes += bytes / 1e6;
+      if (status === 200) outcome.served += 1;
+      else if (status === 429) {
+        outcome.refused429 += 1;
+        // What a client honouring Retry-After would do, shortened: the attack keeps knocking.
+        await sleep(100);
+      } else outcome.other += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: 1_000 }, client));
+  outcome.megabytes = Math.round(outcome.megabytes);
+  return outcome;
+}
+
+/** 50 idle `GET /v1/run/stream` for each of the many owners, all held open for `ms`. */
+export async function idleListStreams(target: Target, ms: number): Promise<Outcome> {
+  const url = `${target.origin}/v1/run/stream`;
+  const outcome = { held: 0, refused429: 0, other: 0 };
+  await Promise.all(
+    target.manyKeys.flatMap((key) =>
+      Array.from({ length: 50 }, async () => {
+        const { status } = await stream(url, key, ms);
+        if (status === 200) outcome.held += 1;
+        else if (status === 429) outcome.refused429 += 1;
+        else outcome.other += 1;
+      }),
+    ),
+  );
+  return outcome;
+}
+
+/**
+ * The slowest skill body to check that the limits allow: 100 inputs with 128-character names
+ * and 100 references to 128-character names that are not there (each wanting a "did you mean"),
+ * PUT by 4 clients at once, over and over for `ms`.
+ */
+export async function slowSkillBodies(target: Target, ms: number): Promise<Outcome> {
+  const name = (n: number, c: string) => `${c}${String(n).padStart(3, "0")}`.padEnd(128, c);
+  const inputs = Array.from({ length: 100 }, (_, n) => ({
+    json_key: name(n, "a"),
+    data_type: "string",
+  }));
+  const steps = Array.from({ length: 100 }, (_, n) => ({
+    log: `{{ inputs.${name(n, "b")} }}`,
+  }));
+  const body = JSON.stringify({ id: "skill_big", name: "Big", inputs, steps });
+  const outcome = { answered422: 0, other: 0, slowestMs: 0 };
+  const until = Date.now() + ms;
+  const client = async () => {
+    while (Date.now() < until) {
+      const sent = performance.now();
+      const reply = await fetch(`${target.origin}/v1/skill/skill_big`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${target.key}`, "content-type": "application/json" },
+        body,
+      });
+      await reply.arrayBuffer();
+      outcome.slowestMs = Math.max(outcome.slowestMs, Math.round(performance.now() - sent));
+      if (reply.status === 422) outcome.answered422 += 1;
+      else outcome.other += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, client));
+  return outcome;
+}

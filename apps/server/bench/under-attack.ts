@@ -1,0 +1,140 @@
+// `npm run bench` (after the others), or `npx tsx apps/server/bench/under-attack.ts [sqlite|postgres]
+// [--quick]`: `skillrun serve` with a worker, attacked with what one key holder may send, while a
+// bystander (another owner) asks /healthz and its run list. Targets: the bystander's /healthz p99
+// ≤ 100 ms during each attack, the server's RSS ≤ 400 MB, the server still up. Prints the table,
+// writes it into BENCHMARKS.md (not with --quick) and exits 1 when a target is missed.
+import { fileURLToPath } from "node:url";
+import type { Flavour } from "../src/db/database-url.js";
+import {
+  bigLogStreams,
+  idleListStreams,
+  type Outcome,
+  slowSkillBodies,
+  type Target,
+} from "./attacks/attacks.js";
+import { type Bystander, whileAttacked } from "./attacks/probe.js";
+import { writeBetween } from "./report.js";
+import { benchDatabase } from "./support/bench-database.js";
+import { api, startServe } from "./support/skillrun.js";
+import { sleep } from "./support/stats.js";
+
+const quick = process.argv.includes("--quick");
+const ATTACK_MS = quick ? 3_000 : 10_000;
+const CROWD = quick ? 20 : 120;
+const HEALTH_P99_MS = 100;
+const RSS_MB = 400;
+const BENCHMARKS_MD = fileURLToPath(new URL("../../../BENCHMARKS.md", import.meta.url));
+
+// About 40 MB of step log: 400 entries of 100,000 characters.
+const BIG_LOG_SKILL = `
+id: skill_big_log
+name: Big log
+timeout: 120s
+steps:
+  - for_each:
+      items: "{{ [1..400] }}"
+      steps:
+        - log: "{{ $pad('', 100000, 'x') }}"
+`;
+
+const ATTACKS: { name: string; run: (target: Target, ms: number) => Promise<Outcome> }[] = [
+  {
+    name: "1,000 clients reading the live stream of a run with a 40 MB step log",
+    run: bigLogStreams,
+  },
+  { name: `50 idle run-list streams for each of ${CROWD} owners`, run: idleListStreams },
+  { name: "4 clients PUTting the slowest skill body to check", run: slowSkillBodies },
+];
+
+interface Row {
+  flavour: Flavour;
+  attack: string;
+  outcome: Outcome;
+  bystander: Bystander;
+  up: boolean;
+}
+
+async function underAttack(flavour: Flavour): Promise<Row[]> {
+  const database = await benchDatabase(flavour, [BIG_LOG_SKILL]);
+  const bystanderKey = (await database.repos.apiKeys.create("bystander")).key;
+  const manyKeys: string[] = [];
+  for (let n = 0; n < CROWD; n += 1) {
+    manyKeys.push((await database.repos.apiKeys.create(`crowd_${n}`)).key);
+  }
+  const server = await startServe({ ...database.env, WORKER_CONCURRENCY: "2", LOG_LEVEL: "warn" });
+  const rows: Row[] = [];
+  try {
+    const origin = server.announced;
+    const run = await api<{ id: string }>(origin, database.key, "/run/", {
+      method: "POST",
+      body: { skill_id: "skill_big_log", inputs: {} },
+    });
+    for (;;) {
+      const { state } = await api<{ state: string | null }>(origin, database.key, `/run/${run.id}`);
+      if (state === "finish") break;
+      if (state !== null && state !== "play") throw new Error(`the big-log run ended ${state}`);
+      await sleep(200);
+    }
+    const target: Target = { origin, key: database.key, manyKeys, bigLogRunId: run.id };
+    for (const attack of ATTACKS) {
+      console.log(`${flavour}: ${attack.name}…`);
+      const { outcome, bystander } = await whileAttacked(
+        origin,
+        bystanderKey,
+        server.child.pid as number,
+        () => attack.run(target, ATTACK_MS),
+      );
+      const up = server.child.exitCode === null && server.child.signalCode === null;
+      rows.push({ flavour, attack: attack.name, outcome, bystander, up });
+      if (!up) break;
+      await sleep(1_000);
+    }
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+  return rows;
+}
+
+const missed = (row: Row) =>
+  !row.up || !(row.bystander.health.p99 <= HEALTH_P99_MS) || row.bystander.peakRssMb > RSS_MB;
+
+function tableOf(rows: Row[]): string {
+  const ms = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : "none");
+  const lines = [
+    `| attack | flavour | the attacker got | /healthz p50 / p99 | bystander's run list p99 | server RSS peak | |`,
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...rows.map(
+      (row) =>
+        `| ${row.attack} | ${row.flavour} | ${Object.entries(row.outcome)
+          .map(([k, v]) => `${k} ${v.toLocaleString("en")}`)
+          .join(", ")} | ${ms(row.bystander.health.p50)} / ${ms(row.bystander.health.p99)}${
+          row.bystander.health.failed ? ` (${row.bystander.health.failed} failed)` : ""
+        } | ${ms(row.bystander.list.p99)}${
+          row.bystander.list.failed ? ` (${row.bystander.list.failed} failed)` : ""
+        } | ${Math.round(row.bystander.peakRssMb)} MB | ${
+          row.up ? (missed(row) ? "✗ missed" : "✓") : "✗ the server died"
+        } |`,
+    ),
+  ];
+  return lines.join("\n");
+}
+
+const flavours = (["sqlite", "postgres"] as const).filter(
+  (flavour) =>
+    !process.argv.some((arg) => arg === "sqlite" || arg === "postgres") ||
+    process.argv.includes(flavour),
+);
+const rows: Row[] = [];
+for (const flavour of flavours) rows.push(...(await underAttack(flavour)));
+const table = tableOf(rows);
+console.log(`\n${table}\n`);
+if (!quick && flavours.length === 2) {
+  writeBetween(
+    BENCHMARKS_MD,
+    "attacks",
+    `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; each attack ${ATTACK_MS / 1000} s. Targets: /healthz p99 ≤ ${HEALTH_P99_MS} ms, server RSS ≤ ${RSS_MB} MB, the server up.\n\n${table}`,
+  );
+  console.log(`written to ${BENCHMARKS_MD}`);
+}
+process.exitCode = rows.some(missed) ? 1 : 0;
