@@ -37,6 +37,18 @@ steps:
         - log: "{{ $pad('', 100000, 'x') }}"
 `;
 
+// A run that never yields to its event loop: only its process's end stops it.
+const LOOP_SKILL = `
+id: skill_loop
+name: Tight loop
+timeout: 5s
+steps:
+  - repeat:
+      max: 10000
+      steps:
+        - set: { n: "{{ $sum([1..999999]) }}" }
+`;
+
 const ATTACKS: { name: string; run: (target: Target, ms: number) => Promise<Outcome> }[] = [
   {
     name: "1,000 clients reading the live stream of a run with a 40 MB step log",
@@ -55,7 +67,7 @@ interface Row {
 }
 
 async function underAttack(flavour: Flavour): Promise<Row[]> {
-  const database = await benchDatabase(flavour, [BIG_LOG_SKILL]);
+  const database = await benchDatabase(flavour, [BIG_LOG_SKILL, LOOP_SKILL]);
   const bystanderKey = (await database.repos.apiKeys.create("bystander")).key;
   const manyKeys: string[] = [];
   for (let n = 0; n < CROWD; n += 1) {

@@ -86,9 +86,19 @@ export async function idleListStreams(target: Target, ms: number): Promise<Outco
 /**
  * The slowest skill body to check that the limits allow: 100 inputs with 128-character names
  * and 100 references to 128-character names that are not there (each wanting a "did you mean"),
- * PUT by 4 clients at once, over and over for `ms`.
+ * PUT by 4 clients at once, over and over for `ms`. Meanwhile a run that never yields (a tight
+ * loop, LOOP_SKILL) meets its 5 s time limit: how long it took tells whether the server's timers
+ * kept time.
  */
 export async function slowSkillBodies(target: Target, ms: number): Promise<Outcome> {
+  const headers = { authorization: `Bearer ${target.key}`, "content-type": "application/json" };
+  const loop = (await (
+    await fetch(`${target.origin}/v1/run/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ skill_id: "skill_loop", inputs: {} }),
+    })
+  ).json()) as { id: string };
   const name = (n: number, c: string) => `${c}${String(n).padStart(3, "0")}`.padEnd(128, c);
   const inputs = Array.from({ length: 100 }, (_, n) => ({
     json_key: name(n, "a"),
@@ -115,5 +125,17 @@ export async function slowSkillBodies(target: Target, ms: number): Promise<Outco
     }
   };
   await Promise.all(Array.from({ length: 4 }, client));
-  return outcome;
+  for (;;) {
+    const run = (await (await fetch(`${target.origin}/v1/run/${loop.id}`, { headers })).json()) as {
+      state: string | null;
+      start_time: string;
+      end_time: string | null;
+    };
+    if (run.end_time !== null) {
+      if (run.state !== "timeout") throw new Error(`the loop run ended ${run.state}`);
+      const seconds = (Date.parse(run.end_time) - Date.parse(run.start_time)) / 1000;
+      return { ...outcome, loopRunEndedAfterSeconds: Math.round(seconds * 10) / 10 };
+    }
+    await sleep(100);
+  }
 }
