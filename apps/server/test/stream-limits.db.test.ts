@@ -179,6 +179,25 @@ describe("a log of large entries", () => {
   });
 });
 
+describe("the log of a run that ended long ago", () => {
+  it("is streamed whole when it takes more than one read", async () => {
+    const runId = await runWithLog(12, 300_000);
+    await server.db.prisma.runEvent.createMany({
+      data: [toRunEventRow({ runId, at: new Date(), type: "run_finished", attempt: 1 })],
+    });
+    // Ended by its worker a minute ago: no last word is awaited, the log is all there is.
+    await server.db.prisma.run.update({
+      where: { id: runId },
+      data: { state: "finish", workerId: "worker_gone", endTime: new Date(Date.now() - 60_000) },
+    });
+    const [one] = await streams(runId, 1);
+    await one?.closed;
+    const types = (one?.messages ?? []).map((m) => m.event);
+    expect(types.filter((type) => type === "log")).toHaveLength(12);
+    expect(types.at(-1)).toBe("run_finished");
+  });
+});
+
 describe("a client that does not read", () => {
   it("is let go once what waits for it has waited two heartbeats", async () => {
     // Far more than the socket buffers hold: the server has to wait for the client.

@@ -179,7 +179,8 @@ export function streamsRouter(deps: {
             }
             if (stalled) break;
             if (read.events.length > 0) lastWrite = Date.now();
-            if (ended || hasNothingMore(read.run, deps.clock.now())) break;
+            // A read that stopped at a bound has more of the log to send, whatever the run's state.
+            if (ended || (!read.more && hasNothingMore(read.run, deps.clock.now()))) break;
             if (!read.more) {
               if (Date.now() - lastWrite >= deps.options.heartbeatMs) {
                 res.write(": heartbeat\n\n");
