@@ -25,16 +25,17 @@ const HEALTH_P99_MS = 100;
 const RSS_MB = 400;
 const BENCHMARKS_MD = fileURLToPath(new URL("../../../BENCHMARKS.md", import.meta.url));
 
-// About 40 MB of step log: 400 entries of 100,000 characters.
+// About 40 MB of step log: 4,800 entries of 8,000 characters (a message holds at most 8 KB by
+// default, RUN_EVENT_MESSAGE_MAX_BYTES).
 const BIG_LOG_SKILL = `
 id: skill_big_log
 name: Big log
 timeout: 120s
 steps:
   - for_each:
-      items: "{{ [1..400] }}"
+      items: "{{ [1..4800] }}"
       steps:
-        - log: "{{ $pad('', 100000, 'x') }}"
+        - log: "{{ $pad('', 8000, 'x') }}"
 `;
 
 // A run that never yields to its event loop: only its process's end stops it.

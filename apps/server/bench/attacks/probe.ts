@@ -1,5 +1,7 @@
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { rssMb } from "../support/processes.js";
-import { quantile, sleep } from "../support/stats.js";
+import { sleep } from "../support/stats.js";
 
 /** What a bystander saw while an attack ran: its requests' latencies and the server's memory. */
 export interface Bystander {
@@ -12,9 +14,10 @@ export interface Bystander {
 }
 
 /**
- * Runs `attack` while a bystander asks /healthz and its own run list every 20 ms, one request at
- * a time (as a load balancer's probe and a user would), and the server's RSS is sampled every
- * 100 ms. A request that fails or answers other than 200 counts as failed, not as a latency.
+ * Runs `attack` while a bystander process (bystander.ts) asks /healthz and its own run list every
+ * 20 ms, one request at a time (as a load balancer's probe and a user would), and the server's
+ * RSS is sampled every 100 ms. A request that fails or answers other than 200 counts as failed,
+ * not as a latency.
  */
 export async function whileAttacked<T>(
   origin: string,
@@ -22,39 +25,17 @@ export async function whileAttacked<T>(
   serverPid: number,
   attack: () => Promise<T>,
 ): Promise<{ outcome: T; bystander: Bystander }> {
-  const health: number[] = [];
-  const list: number[] = [];
-  let healthFailed = 0;
-  let listFailed = 0;
+  // Forked with this process's flags: under tsx, its loader too.
+  const child = fork(fileURLToPath(new URL("./bystander.ts", import.meta.url)), [
+    origin,
+    bystanderKey,
+  ]);
+  const seen = new Promise<Omit<Bystander, "peakRssMb">>((resolve, reject) => {
+    child.once("message", (message) => resolve(message as Omit<Bystander, "peakRssMb">));
+    child.once("exit", (code) => reject(new Error(`the bystander exited (${code})`)));
+  });
   let peakRssMb = 0;
   let attacking = true;
-
-  const timed = async (url: string, headers: Record<string, string>) => {
-    const sent = performance.now();
-    try {
-      const reply = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) });
-      await reply.arrayBuffer();
-      return reply.status === 200 ? performance.now() - sent : null;
-    } catch {
-      return null;
-    }
-  };
-  const asking = (async () => {
-    for (let turn = 0; attacking; turn += 1) {
-      if (turn % 2 === 0) {
-        const ms = await timed(`${origin}/healthz`, {});
-        if (ms === null) healthFailed += 1;
-        else health.push(ms);
-      } else {
-        const ms = await timed(`${origin}/v1/run/list?limit=20`, {
-          authorization: `Bearer ${bystanderKey}`,
-        });
-        if (ms === null) listFailed += 1;
-        else list.push(ms);
-      }
-      await sleep(20);
-    }
-  })();
   const sampling = (async () => {
     while (attacking) {
       peakRssMb = Math.max(peakRssMb, await rssMb(serverPid).catch(() => 0));
@@ -62,22 +43,14 @@ export async function whileAttacked<T>(
     }
   })();
   try {
+    // Its first requests before the attack's.
+    await sleep(500);
     const outcome = await attack();
-    return {
-      outcome,
-      bystander: {
-        health: {
-          p50: quantile(health, 0.5),
-          p99: quantile(health, 0.99),
-          max: Math.max(...health),
-          failed: healthFailed,
-        },
-        list: { p50: quantile(list, 0.5), p99: quantile(list, 0.99), failed: listFailed },
-        peakRssMb,
-      },
-    };
+    child.send("stop");
+    return { outcome, bystander: { ...(await seen), peakRssMb } };
   } finally {
     attacking = false;
-    await Promise.all([asking, sampling]);
+    await sampling;
+    if (child.exitCode === null) child.kill();
   }
 }

@@ -1,3 +1,4 @@
+import { setImmediate as setImmediatePromise } from "node:timers/promises";
 import express, { type Response, type Router } from "express";
 import type { RunChangeEntry, RunChangeRepository } from "../db/repositories/run-changes.js";
 import type { FollowedRun, RunEventRepository } from "../db/repositories/run-events.js";
@@ -76,6 +77,10 @@ export function streamsRouter(deps: {
    * let go, its connection destroyed (ending the answer would wait behind what it does not read).
    */
   const keptUp = async (res: Response, signal: AbortSignal) => {
+    // Past what the socket takes at once, let other requests have a turn of the event loop:
+    // otherwise a stream whose reads and writes all resolve at once sends a whole log before
+    // anything else is served.
+    if (res.writableLength > res.writableHighWaterMark) await setImmediatePromise();
     const ok = await drained(res, options.maxBufferedBytes, 2 * options.heartbeatMs, signal);
     if (!ok && !signal.aborted) res.destroy();
     return ok;
