@@ -168,10 +168,12 @@ describe("a skill's concurrency", () => {
     const claims = await Promise.all(
       Array.from({ length: 12 }, (_, i) => repos.runExecution.claim(`worker-${i}`, 30_000)),
     );
-    expect(claims.filter((claim) => claim !== null).map((claim) => claim.skillId).sort()).toEqual([
-      "skill_one",
-      "skill_site",
-    ]);
+    expect(
+      claims
+        .filter((claim) => claim !== null)
+        .map((claim) => claim.skillId)
+        .sort(),
+    ).toEqual(["skill_one", "skill_site"]);
   });
 });
 
