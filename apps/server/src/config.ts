@@ -59,6 +59,15 @@ const ConfigSchema = z.object({
   // (runs queued through the same process wake it at once), 5 s on PostgreSQL (every new run is
   // announced with NOTIFY; polling only covers a lost signal connection).
   WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).optional(),
+  // --- The fair queue (docs/decisions/0042-fair-queue-round-robin.md) ---
+  // How many runs one owner may have executing (or paused with their worker) at once, across
+  // every worker; the owner's other runs wait queued while other owners' go ahead. Unset: no
+  // limit beyond the workers' slots.
+  OWNER_MAX_RUNNING: z.coerce.number().int().min(1).max(100_000).optional(),
+  // How many runs one owner may have queued; past it `POST /v1/run/` is a 429 with Retry-After.
+  // Unset: no limit.
+  OWNER_MAX_QUEUED: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  // --- end of the fair queue ---
   // On SIGINT/SIGTERM, how long runs under way may go on (nothing new is claimed) before those
   // left are put back in the queue; 0 puts them back at once. A second signal does it at once too.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),

@@ -14,6 +14,7 @@ import { WebhookDeliveryRepository } from "./db/repositories/webhook-deliveries.
 import { WebhookRepository } from "./db/repositories/webhooks.js";
 import { runCommitsFor } from "./db/runs/commit.js";
 import type { Clock } from "./domain/clock.js";
+import { NO_QUEUE_LIMITS, type QueueLimits } from "./domain/queue-limits.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { RunSignals } from "./worker/run-signals.js";
 
@@ -43,22 +44,25 @@ export interface Repositories {
 
 /**
  * The repositories over one open database, writing `clock`'s time; queued and cancelled runs are
- * announced through `signals`; secrets and secret inputs are sealed with `secretBox`.
+ * announced through `signals`; secrets and secret inputs are sealed with `secretBox`; the queue
+ * keeps to `limits` (OWNER_MAX_RUNNING, OWNER_MAX_QUEUED).
  */
 export function createRepositories(
   db: Database,
   clock: Clock,
   signals: RunSignals,
   secretBox: SecretBox,
+  limits: QueueLimits = NO_QUEUE_LIMITS,
 ): Repositories {
   const commits = runCommitsFor(db, signals);
+  const { ownerMaxRunning } = limits;
   return {
     apiKeys: new ApiKeyRepository(db.prisma, db.direct, clock),
-    runs: new RunRepository(db.prisma, db.direct, clock, commits, secretBox),
+    runs: new RunRepository(db.prisma, db.direct, clock, commits, secretBox, limits),
     runEvents: new RunEventRepository(db.prisma),
-    runChanges: new RunChangeRepository(db.prisma),
+    runChanges: new RunChangeRepository(db.prisma, db.direct, ownerMaxRunning),
     runPauses: new RunPauseRepository(db.prisma, db.direct, clock),
-    runExecution: new RunExecutionRepository(db.direct, clock, db.flavour),
+    runExecution: new RunExecutionRepository(db.direct, clock, db.flavour, ownerMaxRunning),
     secrets: new SecretRepository(db.prisma, clock, secretBox),
     skills: new SkillRepository(db.prisma, db.direct, clock),
     runFiles: new RunFileRepository(db.prisma),

@@ -806,7 +806,22 @@ export interface components {
              *     executes, recorded when a worker takes it; null while it is queued.
              */
             x_skill_version?: string | null;
+            /**
+             * @description What a queued run waits for, as it stands when the run is read; null once a worker
+             *     has taken it (and for every run not queued).
+             *
+             *     - `slot`: a free worker (runs of other owners may go first: owners take turns)
+             *     - `owner_limit`: the owner already has `OWNER_MAX_RUNNING` runs executing
+             *     - `skill_limit`: the skill's `concurrency` runs of it are executing
+             *     - `concurrency_key`: the skill's `concurrency` runs with the run's `concurrency_key`
+             *       are executing
+             *     - `profile`, `agent`: reserved for runs that wait for a browser profile or for an
+             *       agent on the owner's machine; not sent yet
+             */
+            waiting_for?: components["schemas"]["WaitingFor"] | null;
         };
+        /** @enum {string} */
+        WaitingFor: "slot" | "owner_limit" | "skill_limit" | "concurrency_key" | "profile" | "agent";
         ResumeRequest: {
             /**
              * @description The answer to the run's `ask` step, any JSON value its schema allows; absent for a run
@@ -1051,6 +1066,26 @@ export interface components {
     };
     responses: {
         /**
+         * @description The caller's owner already has `OWNER_MAX_QUEUED` runs queued (no limit unless the server
+         *     sets one); nothing was started. A repeat of an `Idempotency-Key` request is answered with
+         *     its run whatever the queue holds.
+         */
+        QueueFull: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Too many queued runs: the owner has OWNER_MAX_QUEUED runs waiting to start"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /**
          * @description The caller's owner already has `OWNER_MAX_STREAMS` (50 by default) live streams open on
          *     this server; one must close first.
          */
@@ -1274,6 +1309,7 @@ export interface operations {
             404: components["responses"]["SkillNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["QueueFull"];
             500: components["responses"]["InternalError"];
         };
     };

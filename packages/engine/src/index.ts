@@ -26,6 +26,11 @@ export { type SkillCall, skillCalls } from "./definition/called-skills.js";
 export { canonicalJson } from "./definition/canonical-json.js";
 export { checkInputs, type DeclaredInput, type InputIssue } from "./definition/check-inputs.js";
 export {
+  MAX_CONCURRENCY,
+  MAX_CONCURRENCY_KEY_LENGTH,
+  renderConcurrencyKey,
+} from "./definition/concurrency.js";
+export {
   DEFAULT_SKILL_TIMEOUT_MS,
   MAX_DURATION,
   MAX_DURATION_MS,

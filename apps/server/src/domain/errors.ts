@@ -189,6 +189,16 @@ export class TooManyRequests extends AppError {
   }
 }
 
+/**
+ * `POST /run/` while the owner has OWNER_MAX_QUEUED runs queued. The message names no number, so
+ * that openapi.yaml's example is the body whatever the server's limit.
+ */
+export class QueueFull extends TooManyRequests {
+  constructor() {
+    super("Too many queued runs: the owner has OWNER_MAX_QUEUED runs waiting to start", 10);
+  }
+}
+
 export class PayloadTooLarge extends AppError {
   readonly status = 413;
   constructor() {

@@ -1,7 +1,8 @@
+import { MAX_CONCURRENCY_KEY_LENGTH, renderConcurrencyKey } from "@skillrun/engine";
 import express, { type Response, type Router } from "express";
 import type { RunEventRepository } from "../db/repositories/run-events.js";
 import type { KeyedStart, RunRepository } from "../db/repositories/runs.js";
-import type { SkillRepository } from "../db/repositories/skills.js";
+import type { SkillRepository, SkillToRun } from "../db/repositories/skills.js";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import { isStorableText } from "../db/storable-text.js";
 import type { RunSession } from "../domain/api-types.js";
@@ -13,6 +14,7 @@ import {
 } from "../domain/cursor.js";
 import {
   IdempotencyKeyReused,
+  QueueFull,
   RequestInvalid,
   RunNotFound,
   SkillNotFound,
@@ -82,8 +84,9 @@ export function runsRouter(deps: {
       const earlier = idempotency && (await runs.replay(owner, idempotency));
       if (earlier) return answerKeyed(earlier);
 
-      const skill = await skills.get(owner, req.body.skill_id);
-      if (!skill) throw new SkillNotFound();
+      const found = await skills.getToRun(owner, req.body.skill_id);
+      if (!found) throw new SkillNotFound();
+      const { skill } = found;
       const checked = checkInputs(skill.inputs, req.body.inputs);
       if (!checked.ok) throw new RequestInvalid(checked.issues);
       // Measured on what is stored: inputs given as JSON text are parsed by now.
@@ -91,7 +94,10 @@ export function runsRouter(deps: {
       if (tooLarge) throw new RequestInvalid([tooLarge]);
       const fileIssues = await checkFileInputs(skill.inputs, checked.values, owner, deps.uploads);
       if (fileIssues.length > 0) throw new RequestInvalid(fileIssues);
-      const run = { owner, skill, inputs: checked.values };
+      const concurrency = concurrencyOf(found, checked.values);
+      // After the checks: a 429 says that this very request would have been queued.
+      if (await runs.queueFull(owner)) throw new QueueFull();
+      const run = { owner, skill, inputs: checked.values, concurrency };
       if (idempotency) return answerKeyed(await runs.createOnce(run, idempotency));
       res.json(withVideoUrl(req, await runs.create(run)));
     }),
@@ -173,6 +179,30 @@ export function runsRouter(deps: {
   );
 
   return router;
+}
+
+/**
+ * The skill's concurrency for a run of these inputs, its key rendered; a 422 at the inputs when
+ * the key would be longer than the database keeps one.
+ */
+function concurrencyOf(
+  found: SkillToRun,
+  inputs: Record<string, unknown>,
+): { limit: number; key: string | null } | null {
+  if (found.concurrency === null) return null;
+  const { limit, keyTemplate } = found.concurrency;
+  if (keyTemplate === null) return { limit, key: null };
+  const key = renderConcurrencyKey(keyTemplate, inputs);
+  if (key.length > MAX_CONCURRENCY_KEY_LENGTH || !isStorableText(key)) {
+    throw new RequestInvalid([
+      {
+        loc: ["body", "inputs"],
+        msg: `Value error, the skill's concurrency_key renders to ${key.length} characters for these inputs; at most ${MAX_CONCURRENCY_KEY_LENGTH}`,
+        type: "value_error",
+      },
+    ]);
+  }
+  return { limit, key };
 }
 
 /** The `cursor` query parameter decoded, undefined when absent; a 422 when it is not one. */

@@ -1,5 +1,6 @@
 import { type Database, openDatabase } from "../db/database.js";
 import type { Clock } from "../domain/clock.js";
+import { NO_QUEUE_LIMITS, type QueueLimits } from "../domain/queue-limits.js";
 import { createRepositories, type Repositories } from "../repositories.js";
 import { InProcessRunSignals } from "../worker/in-process-run-signals.js";
 import { createTestDatabase } from "./test-database.js";
@@ -13,11 +14,17 @@ export interface TestRepositories {
   close(): Promise<void>;
 }
 
-/** Opens a fresh test database and the repositories over it, writing `clock`'s time. */
-export async function openTestRepositories(clock: Clock): Promise<TestRepositories> {
+/**
+ * Opens a fresh test database and the repositories over it, writing `clock`'s time, the queue
+ * keeping to `limits`.
+ */
+export async function openTestRepositories(
+  clock: Clock,
+  limits: QueueLimits = NO_QUEUE_LIMITS,
+): Promise<TestRepositories> {
   const database = await createTestDatabase();
   const db = await openDatabase(database.url);
-  const repos = createRepositories(db, clock, new InProcessRunSignals(), testSecretBox());
+  const repos = createRepositories(db, clock, new InProcessRunSignals(), testSecretBox(), limits);
   await repos.skills.importAll("alice", [
     {
       id: "skill_a",

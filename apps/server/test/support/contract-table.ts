@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { NewRunEvent } from "../../src/db/repositories/run-events.js";
-import type { TestServer } from "../../src/test-support/test-server.js";
+import { startTestServer, type TestServer } from "../../src/test-support/test-server.js";
 import { FAILURE_MESSAGE } from "./failing-repositories.js";
 import {
   call,
@@ -237,6 +237,25 @@ async function withStreamsFull(ctx: Ctx, request: (key: string) => Promise<Reply
   }
 }
 
+/**
+ * A POST /v1/run/ of alice's on a server of its own whose OWNER_MAX_QUEUED is 1, once she has one
+ * run queued there: a 429. The server is closed again afterwards.
+ */
+async function withQueueFull(): Promise<Reply> {
+  const server = await startTestServer({ env: { OWNER_MAX_QUEUED: "1" } });
+  try {
+    const key = await server.keyFor("alice");
+    await server.importSkills("alice", [skillRecord(ALICE_SKILL, "Alice's")]);
+    const post = () =>
+      call(server.origin, "POST", "/v1/run/", { key, json: { skill_id: ALICE_SKILL } });
+    const first = await post();
+    expect(first.status, first.text).toBe(200);
+    return await post();
+  } finally {
+    await server.close();
+  }
+}
+
 /** POST /v1/file of one file, as a browser's form sends it. */
 async function uploadFile(
   origin: string,
@@ -367,6 +386,13 @@ export const table: Table = {
           expect(reply.body).toMatchObject({
             detail: [{ loc: ["header", "idempotency-key"], type: "string_pattern_mismatch" }],
           }),
+      },
+    ],
+    "429": [
+      {
+        name: "a run more than OWNER_MAX_QUEUED of the owner's waiting",
+        send: () => withQueueFull(),
+        check: (reply) => expect(reply.headers.get("retry-after")).toBe("10"),
       },
     ],
     "500": [

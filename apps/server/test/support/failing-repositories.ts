@@ -21,6 +21,7 @@ export const failingRuns = {
   create: fail,
   createOnce: fail,
   replay: fail,
+  queueFull: fail,
   get: fail,
   list: fail,
   cancel: fail,
@@ -69,6 +70,7 @@ export const failingSkills = {
   list: fail,
   importAll: fail,
   definitions: fail,
+  getToRun: fail,
 } satisfies Record<keyof SkillRepository, unknown> as unknown as SkillRepository;
 
 const failAtOnce = (): never => {

@@ -19,6 +19,8 @@ export interface WrittenSkillDefinition {
   on_dialog?: DialogChoice;
   output?: Record<string, unknown>;
   on_worker_loss?: WorkerLossChoice;
+  concurrency?: number;
+  concurrency_key?: string;
 }
 
 interface WrittenInput {
@@ -37,6 +39,7 @@ interface WrittenInput {
  */
 export function normaliseSkillDefinition(written: WrittenSkillDefinition): SkillDefinition {
   const { id, name, description, timeout, steps, on_dialog, output, on_worker_loss } = written;
+  const { concurrency, concurrency_key } = written;
   return {
     id,
     name,
@@ -48,6 +51,8 @@ export function normaliseSkillDefinition(written: WrittenSkillDefinition): Skill
     ...(on_dialog === undefined ? {} : { on_dialog }),
     ...(output === undefined ? {} : { output }),
     ...(on_worker_loss === undefined ? {} : { on_worker_loss }),
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(concurrency_key === undefined ? {} : { concurrency_key }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { SchemaObject } from "ajv/dist/2020.js";
 import { STEP_KIND_DEFINITIONS, STEP_KINDS } from "../steps/registry.js";
 import { answerSchemaDefinition } from "./answer-schema.js";
+import { MAX_CONCURRENCY } from "./concurrency.js";
 import { DURATION_PATTERN } from "./duration.js";
 import { IDENTIFIER_PATTERN, SKILL_ID_PATTERN } from "./patterns.js";
 import { dialogChoice, ref, text } from "./schema-parts.js";
@@ -92,6 +93,19 @@ export const skillDefinitionSchema: SchemaObject = {
       enum: ["reset", "restart"],
       description:
         "What becomes of a run whose worker is lost after a step with effects (a browser step, an http other than GET or HEAD) began: reset (the default) ends it, restart runs it again.",
+    },
+    concurrency: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_CONCURRENCY,
+      description:
+        "How many runs of the skill one owner may have executing at once; with concurrency_key, how many of one key.",
+    },
+    concurrency_key: {
+      type: "string",
+      minLength: 1,
+      description:
+        'A template of the inputs, e.g. "{{ inputs.site }}": runs whose keys are equal share the concurrency limit. Needs concurrency.',
     },
   },
   additionalProperties: false,

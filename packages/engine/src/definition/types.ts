@@ -48,6 +48,10 @@ export interface SkillDefinition {
    * the default) ends it, `restart` runs it again from the start.
    */
   on_worker_loss?: WorkerLossChoice;
+  /** How many runs of the skill (of one key, with `concurrency_key`) may execute at once. */
+  concurrency?: number;
+  /** A template of the inputs naming what runs share the `concurrency` limit. */
+  concurrency_key?: string;
 }
 
 /** What becomes of a run whose worker was lost after a step with effects began. */

@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { isStepKind, STEP_KINDS, STEP_OPTION_KEYS, stepKindDefinition } from "../steps/registry.js";
+import { concurrencyKeyProblems } from "./concurrency.js";
 import { describeTypes, describeValue, isRecord } from "./describe.js";
 import { durationProblems } from "./duration-limits.js";
 import { expressionProblems, templateProblemsIn } from "./expression-problems.js";
@@ -52,6 +53,7 @@ export function validateSkillDefinition(value: unknown): DefinitionProblem[] {
     problems.push(...defaultProblems(inputs));
     problems.push(...secretInputProblems(inputs));
   }
+  problems.push(...concurrencyKeyProblems(value));
   problems.push(...durationProblems(value));
   problems.push(...referenceProblems(value));
   return problems;

@@ -28,14 +28,20 @@ export class RunExecutionRepository {
     private readonly clock: Clock,
     /** Which SQL dialect the claim and the ending are written in. */
     flavour: Flavour,
+    /** OWNER_MAX_RUNNING: runs one owner may have holding a worker; null for no limit. */
+    private readonly ownerMaxRunning: number | null = null,
   ) {
     this.db = { direct, flavour };
   }
 
-  /** Takes the oldest queued run (→ play, leased for `leaseMs`); null when the queue is empty. */
+  /**
+   * Takes the fair queue's next run (→ play, leased for `leaseMs`); null when no queued run may
+   * start.
+   */
   claim(workerId: string, leaseMs: number): Promise<ClaimedRun | null> {
     const now = this.clock.now();
-    return claim(this.db, workerId, now, new Date(now.getTime() + leaseMs));
+    const until = new Date(now.getTime() + leaseMs);
+    return claim(this.db, workerId, now, until, this.ownerMaxRunning);
   }
 
   /** Extends the lease of every run in `runIds` that `workerId` still holds. */

@@ -2,13 +2,17 @@ import type { StoredRunState } from "../../domain/run-state-machine.js";
 import type { SqlValue } from "../direct-sql.js";
 import type { RunRow } from "./run-session.js";
 import type { RunListQuery } from "./runs.js";
+import { WAITING_COLUMNS, type WaitingColumns, waitingForOf } from "./waiting-for.js";
 
-/** The columns of a run the API shows, as the direct reads select them. */
-export const RUN_COLUMNS =
-  "id, owner, skill_id, name, state, environment, inputs, data, created_at, start_time, end_time, skill_version";
+/**
+ * The columns of a run the API shows, as the direct reads select them (FROM the table `runs`),
+ * with what a queued run waits for.
+ */
+export const RUN_COLUMNS = `id, owner, skill_id, name, state, environment, inputs, data, created_at,
+  start_time, end_time, skill_version, ${WAITING_COLUMNS}`;
 
 /** A row of RUN_COLUMNS. */
-export interface RunColumns {
+export interface RunColumns extends WaitingColumns {
   id: string;
   owner: string;
   skill_id: string;
@@ -23,8 +27,11 @@ export interface RunColumns {
   skill_version: string | null;
 }
 
-/** A row of RUN_COLUMNS as the repositories' RunRow. */
-export function runRowOf(row: RunColumns): RunRow {
+/**
+ * A row of RUN_COLUMNS as the repositories' RunRow; `ownerMaxRunning` (OWNER_MAX_RUNNING) tells
+ * a queued run waiting for its owner's limit.
+ */
+export function runRowOf(row: RunColumns, ownerMaxRunning: number | null = null): RunRow {
   return {
     id: row.id,
     owner: row.owner,
@@ -38,6 +45,7 @@ export function runRowOf(row: RunColumns): RunRow {
     startTime: row.start_time,
     endTime: row.end_time,
     skillVersion: row.skill_version,
+    waitingFor: waitingForOf(row.state, row, ownerMaxRunning),
   };
 }
 

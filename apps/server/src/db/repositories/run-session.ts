@@ -1,5 +1,6 @@
 import type { RunSession, RunState } from "../../domain/api-types.js";
 import { fromJsonColumn } from "../json-column.js";
+import type { WaitingFor } from "./waiting-for.js";
 
 /** The columns of a run the API shows. */
 export type RunRow = {
@@ -15,6 +16,8 @@ export type RunRow = {
   startTime: Date;
   endTime: Date | null;
   skillVersion: string | null;
+  /** What a queued run waits for; null (or absent) for one that is not queued. */
+  waitingFor?: WaitingFor | null;
 };
 
 /** A run as the API shows it, without `video_url` (which depends on the server asked). */
@@ -32,5 +35,6 @@ export function toRunSession(row: RunRow): RunSession {
     inputs: fromJsonColumn<Record<string, unknown>>(row.inputs),
     data: fromJsonColumn<Record<string, unknown>>(row.data),
     x_skill_version: row.skillVersion,
+    waiting_for: row.waitingFor ?? null,
   };
 }

@@ -4,6 +4,7 @@ import type { Clock } from "../../domain/clock.js";
 import type { Cursor } from "../../domain/cursor.js";
 import { IDEMPOTENCY_KEY_TTL_MS, requestIdentity } from "../../domain/idempotency.js";
 import { newRunId } from "../../domain/ids.js";
+import { NO_QUEUE_LIMITS, type QueueLimits } from "../../domain/queue-limits.js";
 import type { StoredRunState } from "../../domain/run-state-machine.js";
 import type { SecretBox } from "../../secrets/secret-box.js";
 import { sealSecretInputs } from "../../secrets/secret-inputs.js";
@@ -13,9 +14,11 @@ import { toJsonColumn } from "../json-column.js";
 import { cancel } from "../runs/cancel.js";
 import type { RunCommits } from "../runs/commit.js";
 import { create, createOnce, type NewRunRow } from "../runs/create.js";
+import { COUNT_QUEUED } from "../runs/sql/create.js";
 import { keysetPage } from "./keyset-page.js";
 import { RUN_COLUMNS, type RunColumns, runListSql, runRowOf } from "./run-list-sql.js";
 import { toRunSession } from "./run-session.js";
+import { WAITING_OF_NEW, type WaitingColumns, waitingForOf } from "./waiting-for.js";
 
 export interface RunListQuery {
   skillId?: string;
@@ -32,6 +35,8 @@ export interface NewRun {
   owner: string;
   skill: { id: string; name: string; inputs?: readonly Input[] };
   inputs: Record<string, unknown>;
+  /** The skill's `concurrency`, with its `concurrency_key` rendered against the inputs. */
+  concurrency?: { limit: number; key: string | null } | null;
 }
 
 /** An `Idempotency-Key` and the request it came with. */
@@ -66,7 +71,17 @@ export class RunRepository {
     private readonly commits: RunCommits,
     /** Seals the values of secret inputs. */
     private readonly box: SecretBox,
+    /** What a queued run may wait for, and how many runs an owner may queue. */
+    private readonly limits: QueueLimits = NO_QUEUE_LIMITS,
   ) {}
+
+  /** Whether the owner has OWNER_MAX_QUEUED runs queued already (never without the limit). */
+  async queueFull(owner: string): Promise<boolean> {
+    const max = this.limits.ownerMaxQueued;
+    if (max === null) return false;
+    const [row] = await this.direct.all<{ queued: number | string }>(COUNT_QUEUED, [owner]);
+    return Number(row?.queued ?? 0) >= max;
+  }
 
   /**
    * Queues a run: state null, accepted (and started) now; the workers are told. The values of
@@ -75,7 +90,22 @@ export class RunRepository {
   async create(input: NewRun): Promise<RunSession> {
     const row = this.newRow(newRunId(), this.clock.now(), input);
     await create(this.commits, row);
-    return toRunSession(queuedRun(row));
+    return this.answerQueued(row);
+  }
+
+  /** A run just queued as the API shows it, with what it waits for as it stands now. */
+  private async answerQueued(row: NewRunRow): Promise<RunSession> {
+    const [counts] = await this.direct.all<WaitingColumns>(WAITING_OF_NEW, [
+      ...[row.owner, row.skillId, row.concurrencyKey],
+    ]);
+    const columns = {
+      concurrency_limit: row.concurrencyLimit,
+      concurrency_key: row.concurrencyKey,
+      owner_holding: counts?.owner_holding ?? 0,
+      limit_holding: counts?.limit_holding ?? 0,
+    };
+    const waitingFor = waitingForOf(null, columns, this.limits.ownerMaxRunning);
+    return toRunSession({ ...queuedRun(row), waitingFor });
   }
 
   /**
@@ -98,7 +128,7 @@ export class RunRepository {
         requestHash,
         cutoff,
       });
-      if (written.created) return { outcome: "started", run: toRunSession(queuedRun(row)) };
+      if (written.created) return { outcome: "started", run: await this.answerQueued(row) };
       if (written.earlier !== null) {
         return this.answerEarlier(input.owner, written.earlier, requestHash);
       }
@@ -171,6 +201,8 @@ export class RunRepository {
       secretInputs: sealed === null ? null : toJsonColumn(sealed),
       createdAt: now,
       startTime: now,
+      concurrencyLimit: input.concurrency?.limit ?? null,
+      concurrencyKey: input.concurrency?.key ?? null,
     };
   }
 
@@ -179,7 +211,7 @@ export class RunRepository {
       `SELECT ${RUN_COLUMNS} FROM runs WHERE id = ? AND owner = ?`,
       [id, owner],
     );
-    return row ? toRunSession(runRowOf(row)) : null;
+    return row ? toRunSession(runRowOf(row, this.limits.ownerMaxRunning)) : null;
   }
 
   /**
@@ -188,7 +220,9 @@ export class RunRepository {
    */
   async list(owner: string, query: RunListQuery): Promise<{ runs: RunSession[]; next?: Cursor }> {
     const { sql, params } = runListSql(owner, query);
-    const rows = (await this.direct.all<RunColumns>(sql, params)).map(runRowOf);
+    const rows = (await this.direct.all<RunColumns>(sql, params)).map((row) =>
+      runRowOf(row, this.limits.ownerMaxRunning),
+    );
     const { page, last } = keysetPage(rows, query.limit);
     return {
       runs: page.map(toRunSession),

@@ -20,6 +20,24 @@ export interface SkillRecord {
 
 export type ImportOutcome = "created" | "updated" | "unchanged";
 
+/** A skill as `POST /run/` reads it: the skill, and its `concurrency` and `concurrency_key`. */
+export interface SkillToRun {
+  skill: Skill;
+  concurrency: { limit: number; keyTemplate: string | null } | null;
+}
+
+/** The columns kept beside a definition for the run queue: its concurrency and key template. */
+function concurrencyColumns(definition: unknown): {
+  concurrency: number | null;
+  concurrencyKey: string | null;
+} {
+  const { concurrency, concurrency_key: key } = (definition ?? {}) as {
+    concurrency?: number;
+    concurrency_key?: string;
+  };
+  return { concurrency: concurrency ?? null, concurrencyKey: key ?? null };
+}
+
 type SkillRow = {
   owner: string;
   id: string;
@@ -72,8 +90,16 @@ export class SkillRepository {
     private readonly clock: Clock,
   ) {}
 
-  /** One skill (without its definition); on the path of every `POST /run/`, so read directly. */
+  /** One skill (without its definition). */
   async get(owner: string, id: string): Promise<Skill | null> {
+    return (await this.getToRun(owner, id))?.skill ?? null;
+  }
+
+  /**
+   * One skill (without its definition) and the concurrency its runs are queued with; on the path
+   * of every `POST /run/`, so read directly.
+   */
+  async getToRun(owner: string, id: string): Promise<SkillToRun | null> {
     const [row] = await this.direct.all<{
       owner: string;
       id: string;
@@ -83,18 +109,26 @@ export class SkillRepository {
       created_at: Date;
       last_modified_at: Date;
       definition_hash: string;
+      concurrency: number | null;
+      concurrency_key: string | null;
     }>(
-      `SELECT owner, id, name, description, inputs, created_at, last_modified_at, definition_hash
+      `SELECT owner, id, name, description, inputs, created_at, last_modified_at, definition_hash,
+          concurrency, concurrency_key
         FROM skills WHERE owner = ? AND id = ? AND deleted_at IS NULL`,
       [owner, id],
     );
     if (row === undefined) return null;
-    return toSkill({
+    const skill = toSkill({
       ...row,
       createdAt: row.created_at,
       lastModifiedAt: row.last_modified_at,
       definitionHash: row.definition_hash,
     });
+    const concurrency =
+      row.concurrency === null
+        ? null
+        : { limit: Number(row.concurrency), keyTemplate: row.concurrency_key };
+    return { skill, concurrency };
   }
 
   /**
@@ -148,6 +182,7 @@ export class SkillRepository {
           inputs: toJsonColumn(record.inputs),
           definition: toJsonColumn(record.definition),
           definitionHash: record.definitionHash,
+          ...concurrencyColumns(record.definition),
         };
         if (!existing) {
           await tx.skill.create({

@@ -9,6 +9,8 @@ import { insertEvents } from "./record.js";
 import {
   CLAIM_POSTGRES,
   CLAIM_SQLITE,
+  LOCK_CLAIMS,
+  MARK_SERVED,
   renewLeases as renewLeasesSql,
   selectHeldStates,
   selectSkills,
@@ -54,24 +56,36 @@ type ClaimedRow = {
 // The change-feed row is all a claim records of its change: endpoints are not told of `play`.
 if (webhookEventOf("play") !== undefined) throw new Error("a claim would have to tell webhooks");
 
+// OWNER_MAX_RUNNING unset: a bound no count reaches.
+const NO_OWNER_LIMIT = 2 ** 31 - 1;
+
 /**
- * Takes the oldest queued run for `workerId` (→ play, lease until `leaseExpiresAt`) and records
- * `run_claimed` and its change (docs/decisions/0022-leases-and-fencing.md); null when the queue
- * is empty.
+ * Takes the fair queue's next run for `workerId` (→ play, lease until `leaseExpiresAt`): the
+ * oldest queued run, whose limits have room, of the owner served longest ago
+ * (docs/decisions/0042-fair-queue-round-robin.md); records `run_claimed` and its change
+ * (docs/decisions/0022-leases-and-fencing.md). Null when no queued run may start.
  */
 export async function claim(
   db: { direct: DirectSql; flavour: Flavour },
   workerId: string,
   now: Date,
   leaseExpiresAt: Date,
+  ownerMaxRunning: number | null,
 ): Promise<ClaimedRun | null> {
   const message = `claimed by worker ${workerId}`;
   const detail = { worker: workerId };
+  const ownerLimit = ownerMaxRunning ?? NO_OWNER_LIMIT;
   if (db.flavour === "postgres") {
-    const { rows } = await db.direct.single<ClaimedRow>(CLAIM_POSTGRES, [
-      ...[workerId, leaseExpiresAt],
-      ...[now, message, toJsonColumn(detail), now],
-    ]);
+    // Claims one at a time, so that the limits' counts include every claim before this one
+    // (docs/decisions/0043-queue-limits-counted-at-claim.md).
+    const rows = await db.direct.run(function* (): TransactionPlan<ClaimedRow[]> {
+      yield* query(LOCK_CLAIMS, []);
+      const claimed = yield* query<ClaimedRow>(CLAIM_POSTGRES, [
+        ...[workerId, leaseExpiresAt, ownerLimit],
+        ...[now, message, toJsonColumn(detail), now],
+      ]);
+      return claimed.rows;
+    });
     const row = rows[0];
     if (row === undefined) return null;
     const definition = storedDefinitionOf(row.definition);
@@ -87,9 +101,10 @@ export async function claim(
   // (SQLite busy under many worker processes) undoes the claim, instead of leaving the run held
   // and not executed until its lease ran out and it was taken again as a lost worker's run.
   return db.direct.run(function* (): TransactionPlan<ClaimedRun | null> {
-    const { rows } = yield* query<ClaimedRow>(CLAIM_SQLITE, [workerId, leaseExpiresAt]);
+    const { rows } = yield* query<ClaimedRow>(CLAIM_SQLITE, [workerId, leaseExpiresAt, ownerLimit]);
     const row = rows[0];
     if (row === undefined) return null;
+    yield* query(MARK_SERVED, [row.owner]);
     const attempt = Number(row.attempts);
     yield* insertEvents([
       { runId: row.id, at: now, type: "run_claimed", attempt, message, data: detail },

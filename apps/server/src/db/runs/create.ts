@@ -1,7 +1,12 @@
 import { query, type SqlStatement, type TransactionPlan } from "../direct-sql.js";
 import type { RunCommits, Signalled } from "./commit.js";
 import { INSERT_RUN_CHANGE } from "./sql/changes.js";
-import { CLAIM_IDEMPOTENCY_KEY, INSERT_RUN, SELECT_IDEMPOTENCY_KEY } from "./sql/create.js";
+import {
+  CLAIM_IDEMPOTENCY_KEY,
+  INSERT_RUN,
+  INSERT_RUN_OWNER,
+  SELECT_IDEMPOTENCY_KEY,
+} from "./sql/create.js";
 
 /** A queued run's row as written: inputs and sealed secret inputs as JSON text. */
 export interface NewRunRow {
@@ -13,6 +18,10 @@ export interface NewRunRow {
   secretInputs: string | null;
   createdAt: Date;
   startTime: Date;
+  /** The skill's `concurrency` when the run is queued; null when it sets none. */
+  concurrencyLimit: number | null;
+  /** The skill's `concurrency_key` rendered against the run's inputs; null without one. */
+  concurrencyKey: string | null;
 }
 
 /** An owner's idempotency key as taken for a new run. */
@@ -32,15 +41,20 @@ export interface EarlierKey {
 /** What `createOnce` came to: the run was queued, or the key stands for what it found. */
 export type KeyedCreate = { created: true } | { created: false; earlier: EarlierKey | null };
 
-/** The run and its change-feed row (for the run stream), which commit together. */
+/**
+ * The run, its change-feed row (for the run stream) and its owner's place in the fair queue's
+ * turns, which commit together.
+ */
 function newRunStatements(row: NewRunRow): SqlStatement[] {
   return [
     { sql: INSERT_RUN_CHANGE, params: [row.owner, row.id, row.createdAt] },
+    { sql: INSERT_RUN_OWNER, params: [row.owner] },
     {
       sql: INSERT_RUN,
       params: [
         ...[row.id, row.owner, row.skillId, row.name],
         ...[row.inputs, row.secretInputs, row.createdAt, row.startTime],
+        ...[row.concurrencyLimit, row.concurrencyKey],
       ],
     },
   ];

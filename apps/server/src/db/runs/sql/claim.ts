@@ -1,42 +1,73 @@
 import { placeholders } from "../../direct-sql.js";
+import { limitHolding, ownerHolding } from "./holding.js";
 
 /**
- * The claim of the oldest queued run with the sub-select's locking clause: it moves the run to
- * play for the worker (the parameters: its id, the lease's end) and returns it. The outer
+ * The next run of the fair queue (docs/decisions/0042-fair-queue-round-robin.md): owners in the
+ * order they were last served (never first), each under OWNER_MAX_RUNNING (the parameter), and
+ * of the first owner that has one, its oldest queued run whose concurrency limit has room. The
+ * sub-select that picks a run carries the locking clause.
+ */
+function pickNext(lock: string): string {
+  return `SELECT r.id FROM run_owners o
+      JOIN runs r ON r.id = (SELECT q.id FROM runs q
+        WHERE q.owner = o.owner AND q.state IS NULL
+          AND (q.concurrency_limit IS NULL OR ${limitHolding("q")} < q.concurrency_limit)
+        ORDER BY q.created_at, q.id LIMIT 1 ${lock})
+      WHERE ${ownerHolding("o")} < ?
+      ORDER BY o.last_served, o.owner LIMIT 1`;
+}
+
+/**
+ * The claim of the fair queue's next run: it moves the run to play for the worker (the
+ * parameters: its id, the lease's end, the owner's limit) and returns it. The outer
  * `state IS NULL` is the state machine's condition in the statement that writes, as every run
  * write has it; on PostgreSQL it is checked again on the row as it is when updated, so a cancel
  * committed in between leaves it alone. The skill's version and its definition are read by the
  * one statement, so they are of the same version whatever a PUT commits meanwhile.
  */
-function claimOldestQueued(lock: string): string {
+function claimNext(lock: string): string {
   return `
     UPDATE runs SET state = 'play', worker_id = ?, lease_expires_at = ?, attempts = attempts + 1,
         effects_step = NULL, paused_for = NULL, pause_requested = false, resume_input = NULL,
         skill_version = (SELECT definition_hash FROM skills
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id)
-      WHERE state IS NULL
-        AND id = (SELECT id FROM runs WHERE state IS NULL ORDER BY created_at, id LIMIT 1 ${lock})
+      WHERE state IS NULL AND id = (${pickNext(lock)})
       RETURNING id, owner, skill_id, inputs, secret_inputs, attempts,
         (SELECT definition FROM skills
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id) AS definition`;
 }
 
-/**
- * SQLite's claim: it runs under SQLite's single write lock, so the row the sub-select finds is
- * the row updated and no other worker can take it in between. The plan then logs it.
- */
-export const CLAIM_SQLITE = claimOldestQueued("");
+/** Makes an owner (the parameter) the one served last: its turn comes after every other's. */
+export const MARK_SERVED = `UPDATE run_owners
+  SET last_served = (SELECT MAX(last_served) + 1 FROM run_owners) WHERE owner = ?`;
 
 /**
- * PostgreSQL's claim: the same, with its run_claimed event and its change-feed row written by
- * the same statement (the parameters then: the time, the event's message and detail, the time),
- * one round trip (docs/decisions/0010-one-statement-per-write-on-postgresql.md). PostgreSQL lets
- * writers run side by side: the sub-select locks the row it picks and skips rows other workers'
- * claims hold locked, so concurrent claims take different runs instead of queueing behind (or
- * both winning) the same one.
+ * SQLite's claim: it runs under SQLite's single write lock, so the counts and the row the
+ * sub-select finds are the database as it is, and no other worker can claim in between. The
+ * plan then marks the owner served and logs the claim.
+ */
+export const CLAIM_SQLITE = claimNext("");
+
+/**
+ * The key of the transaction-scoped advisory lock PostgreSQL's claims take one at a time: the
+ * limits compare counts, which two claims side by side would each read without the other's run.
+ */
+export const CLAIM_LOCK_KEY = 5_172_301;
+
+/** Waits for the claims' lock; held until the transaction ends. */
+export const LOCK_CLAIMS = `SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`;
+
+/**
+ * PostgreSQL's claim, under the claims' lock: the same, with its owner marked served, its
+ * run_claimed event and its change-feed row written by the same statement (the parameters then:
+ * the time, the event's message and detail, the time). The sub-select skips rows another
+ * transaction holds locked (a cancel being written), so a claim takes the next run instead of
+ * waiting for it.
  */
 export const CLAIM_POSTGRES = `
-  WITH claimed AS (${claimOldestQueued("FOR UPDATE SKIP LOCKED")}),
+  WITH claimed AS (${claimNext("FOR UPDATE SKIP LOCKED")}),
+    served AS (UPDATE run_owners SET last_served = (SELECT MAX(last_served) + 1 FROM run_owners)
+      WHERE owner IN (SELECT owner FROM claimed)),
     logged AS (
       INSERT INTO run_events (run_id, at, type, attempt, message, detail)
         SELECT id, ?, 'run_claimed', attempts, ?, ? FROM claimed),

@@ -1,10 +1,21 @@
 /**
  * Queues a run (the parameters: id, owner, skill id, name, inputs, sealed secret inputs, created
- * and start time); the columns not named keep their defaults (attempts 0, no pause requested).
+ * and start time, concurrency limit and key); the columns not named keep their defaults
+ * (attempts 0, no pause requested).
  */
 export const INSERT_RUN = `INSERT INTO runs (id, owner, skill_id, name, state, environment, inputs,
-    secret_inputs, data, created_at, start_time)
-  VALUES (?, ?, ?, ?, NULL, 'cloud', ?, ?, NULL, ?, ?)`;
+    secret_inputs, data, created_at, start_time, concurrency_limit, concurrency_key)
+  VALUES (?, ?, ?, ?, NULL, 'cloud', ?, ?, NULL, ?, ?, ?, ?)`;
+
+/**
+ * Enters an owner (the parameter) in the fair queue's turns, as never served; an owner already
+ * there keeps its place.
+ */
+export const INSERT_RUN_OWNER = `INSERT INTO run_owners (owner, last_served) VALUES (?, 0)
+  ON CONFLICT (owner) DO NOTHING`;
+
+/** How many runs an owner (the parameter) has queued, for OWNER_MAX_QUEUED. */
+export const COUNT_QUEUED = "SELECT COUNT(*) AS queued FROM runs WHERE owner = ? AND state IS NULL";
 
 /**
  * Takes an idempotency key for a run (owner, key, request hash, run id, now, the expiry cutoff):
