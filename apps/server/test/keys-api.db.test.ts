@@ -124,6 +124,10 @@ describe("keys made over the API", () => {
     const other = await call(server.origin, "DELETE", `/v1/key/${bob.info.id}`, { key: admin });
     expect(other.status).toBe(404);
     expect(other.body).toEqual({ detail: "Key not found" });
+    for (const id of ["key_%00", "%ED%A0%80", "list"]) {
+      const odd = await call(server.origin, "DELETE", `/v1/key/${id}`, { key: admin });
+      expect(odd.status, id).toBe(404);
+    }
     expect((await call(server.origin, "GET", "/v1/run/list", { key: bob.key })).status).toBe(200);
   });
 

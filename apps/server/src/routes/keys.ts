@@ -1,5 +1,6 @@
 import express, { type Router } from "express";
 import type { ApiKeyInfo, ApiKeyRepository } from "../db/repositories/api-keys.js";
+import { isStorableText } from "../db/storable-text.js";
 import { KeyNotFound, RequestInvalid, ScopesNotHeld } from "../domain/errors.js";
 import { normaliseScopes, notGranted } from "../domain/scopes.js";
 import { keyOf, ownerOf } from "../http/auth.js";
@@ -14,6 +15,10 @@ export const MAX_ACTIVE_KEYS_PER_OWNER = 100;
  */
 export function keysRouter(apiKeys: ApiKeyRepository): Router {
   const router = express.Router();
+  // PostgreSQL cannot compare text holding a NUL (nor half a surrogate pair): no key has such an id.
+  router.param("id", (_req, _res, next, id: string) => {
+    next(isStorableText(id) ? undefined : new KeyNotFound());
+  });
 
   router.post(
     "/key",
