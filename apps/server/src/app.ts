@@ -27,11 +27,13 @@ import type { StreamOptions } from "./http/event-stream.js";
 import { pydanticQueryIntegers } from "./http/fastapi/query-integers.js";
 import { headAsGet } from "./http/head-as-get.js";
 import { linkBaseOf } from "./http/public-url.js";
+import { rateLimitPerOwner } from "./http/rate-limit.js";
 import { requestLogging } from "./http/request-logging.js";
 import { refuseUnstorableText } from "./http/storable-text.js";
 import { receiveUpload } from "./http/upload-body.js";
 import { openApiValidator } from "./http/validator.js";
 import { paths } from "./paths.js";
+import { keysRouter } from "./routes/keys.js";
 import { runFilesRouter } from "./routes/run-files.js";
 import { runPausesRouter } from "./routes/run-pauses.js";
 import { runsRouter } from "./routes/runs.js";
@@ -86,6 +88,8 @@ export interface AppDeps {
     videoSigningSecret: string;
     /** Largest file `POST /v1/file` keeps (FILE_MAX_BYTES). */
     fileMaxBytes: number;
+    /** Requests per owner per minute (RATE_LIMIT_PER_MINUTE); 0: no limit. */
+    rateLimitPerMinute: number;
     /** How live event streams look for events and keep quiet connections open. */
     eventStream: StreamOptions;
   };
@@ -152,11 +156,17 @@ export function createApp(deps: AppDeps): Express {
   app.use("/v1", refuseDotSegments());
   const head = headAsGet();
   app.use(head.before);
+  const limit =
+    deps.config.rateLimitPerMinute > 0
+      ? rateLimitPerOwner({ perMinute: deps.config.rateLimitPerMinute, logger: deps.logger })
+      : undefined;
+  if (limit) deps.shutdown.addEventListener("abort", () => limit.close(), { once: true });
   app.use(
     openApiValidator({
       specPath: paths.openapi,
       apiKeys: deps.apiKeys,
       validateResponses: deps.config.validateResponses,
+      rateLimit: limit?.middleware,
       multipart: receiveUpload({
         dir: deps.fileStore.uploadsDir,
         maxBytes: deps.config.fileMaxBytes,
@@ -210,6 +220,7 @@ export function createApp(deps: AppDeps): Express {
   app.use("/v1", skillsRouter(deps.skills, skillChecker));
   app.use("/v1", secretsRouter(deps.secrets));
   app.use("/v1", webhooksRouter({ webhooks: deps.webhooks, network: deps.network }));
+  app.use("/v1", keysRouter(deps.apiKeys));
 
   app.use((_req, _res, next) => next(new RouteNotFound()));
   app.use(errorHandler);

@@ -213,6 +213,10 @@ const ConfigSchema = z.object({
   // How many live streams (GET /v1/run/stream, GET /v1/run/{id}/events/stream) one owner may have
   // open on this server at once; past it a 429.
   OWNER_MAX_STREAMS: z.coerce.number().int().min(1).max(100_000).default(50),
+  // Requests one owner's keys may make per minute on this server (each server counts its own);
+  // past it a 429 with Retry-After and RateLimit headers. 0 turns the limit off.
+  // docs/decisions/0045-rate-limits-per-owner.md
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(1200),
   // How many bytes a live stream may have waiting for a client that does not read before it is
   // closed: what a stalled client costs the server stays bounded.
   STREAM_MAX_BUFFERED_BYTES: z.coerce

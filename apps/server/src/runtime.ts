@@ -231,6 +231,7 @@ function buildApp(
         config.VIDEO_SIGNING_SECRET ??
         keptSigningSecret(join(localDataDir(config.DATABASE_URL), "video-signing-secret")),
       fileMaxBytes: config.FILE_MAX_BYTES,
+      rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
       eventStream: {
         // PostgreSQL wakes streams as soon as what they read is written; the poll is a safety
         // net there (a lost notification connection). SQLite has no notifications.

@@ -173,7 +173,9 @@ async function describePostgres(client: pg.Client): Promise<SchemaShape> {
       type: postgresTypeFamily(c.data_type),
       nullable: c.is_nullable === "YES",
       primaryKey: c.pk_position,
-      default: c.column_default?.startsWith("nextval(") ? "autoincrement" : c.column_default,
+      default: c.column_default?.startsWith("nextval(")
+        ? "autoincrement"
+        : literal(c.column_default),
     };
   }
 
@@ -296,3 +298,8 @@ describe("migration parity", () => {
     expect(describeSqlite(sqlite)).toEqual(before);
   });
 });
+
+/** A column default as SQLite writes it: PostgreSQL adds the type to a text literal (`'x'::text`). */
+function literal(value: string | null): string | null {
+  return value?.replace(/^('(?:[^']|'')*')::text$/, "$1") ?? null;
+}

@@ -647,6 +647,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates a key of the caller's owner with `scopes` and an optional `name`. The answer holds
+         *     the key, **shown this once**: only its hash is kept. A key can give a new key only scopes
+         *     it has itself (`admin` only if it is `admin`); asking for more is a 403 that names them.
+         *     An owner has at most 100 active keys (a 422 past it: revoke one first).
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/key/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description The caller's owner's active keys, oldest first: names, scopes and the first characters of
+         *     each key, never the key itself. Revoked keys are not listed.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/key/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes one of the owner's keys (the caller's own too). This server refuses it from the
+         *     answer on; other servers sharing the database within 5 seconds (they keep a key they have
+         *     looked up that long).
+         */
+        delete: operations["deleteKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     runEvent: {
@@ -676,6 +742,52 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @description What a key may do: `runs:read` (every read: runs, their events, files, skills, secret
+         *     names, webhooks), `runs:write` (start, cancel, pause, resume runs; uploads),
+         *     `skills:write`, `secrets:write`, `webhooks:write`, `schedules:write`, `profiles:write`,
+         *     `keys:write` (create, list, revoke keys), or `admin` (all of them).
+         * @enum {string}
+         */
+        KeyScope: "admin" | "runs:read" | "runs:write" | "skills:write" | "secrets:write" | "webhooks:write" | "schedules:write" | "profiles:write" | "keys:write";
+        CreateKeyRequest: {
+            /**
+             * @description What the key is for, shown in the list.
+             * @example nightly report
+             */
+            name?: string;
+            /**
+             * @example [
+             *       "runs:read",
+             *       "runs:write"
+             *     ]
+             */
+            scopes: components["schemas"]["KeyScope"][];
+        };
+        ApiKey: {
+            /** @example key_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80 */
+            id: string;
+            name: string | null;
+            scopes: components["schemas"]["KeyScope"][];
+            /**
+             * @description The key's first 10 characters, to tell keys apart.
+             * @example sk_Zq3xT9p
+             */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A new key, with the key itself (shown only here). */
+        ApiKeyCreated: {
+            id: string;
+            name: string | null;
+            scopes: components["schemas"]["KeyScope"][];
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The key, shown this once: send it as `Authorization: Bearer <key>`. */
+            key: string;
+        };
         /**
          * @description Where a run executes.
          * @enum {string}
@@ -1068,7 +1180,9 @@ export interface components {
         /**
          * @description The caller's owner already has `OWNER_MAX_QUEUED` runs queued (no limit unless the server
          *     sets one); nothing was started. A repeat of an `Idempotency-Key` request is answered with
-         *     its run whatever the queue holds.
+         *     its run whatever the queue holds. Or the owner's rate limit is used up, as for any
+         *     operation (see `RateLimited`): then the answer carries `RateLimit` and `RateLimit-Policy`
+         *     too.
          */
         QueueFull: {
             headers: {
@@ -1077,9 +1191,108 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /** @description The caller's key lacks the scope `runs:read` (nor is it `admin`). */
+        MissingScopeRunsRead: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
                 /**
                  * @example {
-                 *       "detail": "Too many queued runs: the owner has OWNER_MAX_QUEUED runs waiting to start"
+                 *       "detail": "This API key lacks the scope runs:read"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /** @description The caller's key lacks the scope `runs:write` (nor is it `admin`). */
+        MissingScopeRunsWrite: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This API key lacks the scope runs:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /** @description The caller's key lacks the scope `skills:write` (nor is it `admin`). */
+        MissingScopeSkillsWrite: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This API key lacks the scope skills:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /** @description The caller's key lacks the scope `secrets:write` (nor is it `admin`). */
+        MissingScopeSecretsWrite: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This API key lacks the scope secrets:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /** @description The caller's key lacks the scope `webhooks:write` (nor is it `admin`). */
+        MissingScopeWebhooksWrite: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This API key lacks the scope webhooks:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /** @description The caller's key lacks the scope `keys:write` (nor is it `admin`). */
+        MissingScopeKeysWrite: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This API key lacks the scope keys:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /**
+         * @description The caller's owner has made `RATE_LIMIT_PER_MINUTE` requests (1,200 by default) within
+         *     the current minute on this server. `Retry-After` says when the next one is counted again.
+         */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Too many requests: this owner's rate limit is used up; retry after Retry-After seconds"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorDetail"];
@@ -1087,7 +1300,9 @@ export interface components {
         };
         /**
          * @description The caller's owner already has `OWNER_MAX_STREAMS` (50 by default) live streams open on
-         *     this server; one must close first.
+         *     this server; one must close first. Or the owner's rate limit is used up, as for any
+         *     operation (see `RateLimited`): then the answer carries `RateLimit` and `RateLimit-Policy`
+         *     too.
          */
         TooManyStreams: {
             headers: {
@@ -1251,6 +1466,19 @@ export interface components {
         };
     };
     headers: {
+        /** @description Seconds to wait before trying again. */
+        RetryAfter: number;
+        /**
+         * @description The owner's budget left in this window (IETF draft-ietf-httpapi-ratelimit-headers-08),
+         *     e.g. `"owner"; r=0; t=42`: `r` requests remain, the window ends in `t` seconds. Sent with
+         *     every answer to a request the limit counts.
+         */
+        RateLimit: string;
+        /**
+         * @description The limit (same draft), e.g. `"owner"; q=1200; w=60; pk=:…:`: `q` requests per `w`
+         *     seconds, for the partition `pk` (a digest of the owner).
+         */
+        RateLimitPolicy: string;
         /** @description Always `bytes`; the video can be fetched in parts with `Range`. */
         AcceptRanges: string;
         /** @description Identifies this version of the video, for `If-None-Match`, `If-Match` and `If-Range`. */
@@ -1306,6 +1534,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsWrite"];
             404: components["responses"]["SkillNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
@@ -1348,7 +1577,9 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1381,6 +1612,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyStreams"];
             500: components["responses"]["InternalError"];
@@ -1408,8 +1640,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
             404: components["responses"]["RunNotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1435,9 +1669,11 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsWrite"];
             404: components["responses"]["RunNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1472,10 +1708,12 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsWrite"];
             404: components["responses"]["RunNotFound"];
             409: components["responses"]["RunStateConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1505,10 +1743,12 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsWrite"];
             404: components["responses"]["RunNotFound"];
             409: components["responses"]["RunStateConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1541,8 +1781,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
             404: components["responses"]["RunNotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1588,6 +1830,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
             404: components["responses"]["RunNotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyStreams"];
@@ -1616,6 +1859,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
             /** @description The run is unknown, or it has no video (yet). */
             404: {
                 headers: {
@@ -1626,6 +1870,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1766,8 +2011,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
             404: components["responses"]["RunNotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1918,6 +2165,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsWrite"];
             /** @description The file is larger than the server's limit (`FILE_MAX_BYTES`). */
             413: {
                 headers: {
@@ -1933,6 +2181,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1956,6 +2205,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsWrite"];
             /** @description No such file of the caller's (never uploaded, another owner's, or gone). */
             404: {
                 headers: {
@@ -1984,6 +2234,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2006,6 +2257,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2028,8 +2281,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeSkillsWrite"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2055,8 +2310,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
             404: components["responses"]["SkillNotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2091,6 +2348,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeSkillsWrite"];
             /**
              * @description The address names no skill that can be written: `list` or `validate` (other
              *     operations), or an id whose percent-encoding does not decode.
@@ -2110,6 +2368,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2133,6 +2392,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeSkillsWrite"];
             404: components["responses"]["SkillNotFound"];
             /** @description Another of the caller's skills calls this one. */
             409: {
@@ -2150,6 +2410,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2182,6 +2443,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeSecretsWrite"];
             /**
              * @description The address names no secret: `/secret/list` (the list), or a name whose
              *     percent-encoding does not decode.
@@ -2201,6 +2463,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2227,9 +2490,11 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeSecretsWrite"];
             404: components["responses"]["SecretNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2252,6 +2517,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2278,8 +2545,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeWebhooksWrite"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2302,6 +2571,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2325,9 +2596,11 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeWebhooksWrite"];
             404: components["responses"]["WebhookNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2356,8 +2629,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
             404: components["responses"]["WebhookNotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2385,6 +2660,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeWebhooksWrite"];
             404: components["responses"]["WebhookNotFound"];
             /** @description The endpoint is disabled. */
             409: {
@@ -2402,6 +2678,113 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The caller's key lacks `keys:write`, or one of the scopes asked for (a key cannot give
+             *     more than it has).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeKeysWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id, e.g. `key_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeKeysWrite"];
+            /** @description No active key of the caller's owner has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Key not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };

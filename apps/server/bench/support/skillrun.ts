@@ -5,6 +5,9 @@ import { type BenchProcess, startNode } from "./processes.js";
 export function startServe(env: Record<string, string>): Promise<BenchProcess> {
   return startNode([builtCli(), "serve"], /Skillrun is listening on (http:\/\/\S+)/, {
     PORT: "0",
+    // The benchmarks measure what the server itself can do, with one key sending thousands of
+    // requests a minute: no rate limit unless a benchmark sets one.
+    RATE_LIMIT_PER_MINUTE: "0",
     ...env,
   });
 }

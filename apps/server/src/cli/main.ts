@@ -7,8 +7,10 @@ const USAGE = `Usage: skillrun <command>
                                      and prints an API key
   worker                             execute queued runs without serving HTTP (for scaling out)
   migrate                            apply pending database migrations and exit
-  keys create --owner <owner>        create an API key (printed once, stored hashed)
-  keys list                          list API keys (id, owner, prefix, created, revoked)
+  keys create --owner <owner>        create an API key (printed once, stored hashed) with
+    [--scope <s>]... [--name <n>]    scopes (repeated or a comma list; admin, all, without)
+  keys list                          list API keys (id, owner, prefix, scopes, name, created,
+                                     revoked)
   keys revoke <id>                   revoke an API key
   skills import <path> --owner <o>   import a skill file or a folder of them (upsert by id)
   skills list --owner <o>            list an owner's skills (id, version, name, last change)
@@ -31,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       owner: { type: "string" },
+      scope: { type: "string", multiple: true },
+      name: { type: "string" },
       demo: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -50,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./migrate.js")).migrateCommand();
     case "keys create":
       return owner
-        ? (await import("./keys.js")).keysCreate(owner)
+        ? (await import("./keys.js")).keysCreate(owner, { scope: values.scope, name: values.name })
         : usageError("keys create needs --owner <owner>");
     case "keys list":
       return (await import("./keys.js")).keysList();

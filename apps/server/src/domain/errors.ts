@@ -22,6 +22,29 @@ export class NotAuthenticated extends AppError {
   }
 }
 
+/** A key without the scope an operation needs (domain/scopes.ts). */
+export class MissingScope extends AppError {
+  readonly status = 403;
+  constructor(readonly scope: string) {
+    super(`This API key lacks the scope ${scope}`);
+  }
+}
+
+/** A new key asked for scopes the key creating it does not have. */
+export class ScopesNotHeld extends AppError {
+  readonly status = 403;
+  constructor(readonly scopes: string[]) {
+    super(`A key can only give scopes it has; this API key lacks ${scopes.join(", ")}`);
+  }
+}
+
+export class KeyNotFound extends AppError {
+  readonly status = 404;
+  constructor() {
+    super("Key not found");
+  }
+}
+
 export class RunNotFound extends AppError {
   readonly status = 404;
   constructor() {
@@ -196,6 +219,16 @@ export class TooManyRequests extends AppError {
 export class QueueFull extends TooManyRequests {
   constructor() {
     super("Too many queued runs: the owner has OWNER_MAX_QUEUED runs waiting to start", 10);
+  }
+}
+
+/** An owner over RATE_LIMIT_PER_MINUTE; the numbers are in the RateLimit headers. */
+export class RateLimited extends TooManyRequests {
+  constructor(retryAfterSeconds: number) {
+    super(
+      "Too many requests: this owner's rate limit is used up; retry after Retry-After seconds",
+      retryAfterSeconds,
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { ApiKeyRepository } from "../db/repositories/api-keys.js";
-import { bearerAuth } from "./auth.js";
+import { bearerAuth, requireScopes } from "./auth.js";
 import { cacheValidatorRouteMatchers } from "./library-patches/route-matchers.js";
 import { readMultipartAfterSecurity } from "./library-patches/validator-multipart.js";
 
@@ -9,13 +9,15 @@ import { readMultipartAfterSecurity } from "./library-patches/validator-multipar
  * express-openapi-validator over openapi.yaml: checks the bearer key (through `bearerAuth`),
  * then every request's path, query and body, and — when asked — every response. A multipart
  * body is read by `multipart` (see upload-body.ts), between the key check and the validation
- * of the body (library-patches/validator-multipart.ts).
+ * of the body (library-patches/validator-multipart.ts), after the rate limit and the key's scopes.
  */
 export function openApiValidator(options: {
   specPath: string;
   apiKeys: ApiKeyRepository;
   validateResponses: boolean;
   multipart: RequestHandler;
+  /** Counts requests once their key is known (http/rate-limit.ts); absent when the limit is off. */
+  rateLimit?: RequestHandler;
 }): RequestHandler[] {
   cacheValidatorRouteMatchers();
   const middlewares = OpenApiValidator.middleware({
@@ -37,5 +39,8 @@ export function openApiValidator(options: {
     // Unknown paths under /v1 are a 404 from the validator rather than a silent pass-through.
     ignoreUndocumented: false,
   }) as RequestHandler[];
-  return readMultipartAfterSecurity(middlewares, options.multipart);
+  // After the key check, in this order: the request is counted, then its key's scopes are checked
+  // (a refused request still counts), then an upload is read.
+  const checks = [...(options.rateLimit ? [options.rateLimit] : []), requireScopes()];
+  return readMultipartAfterSecurity(middlewares, options.multipart, checks);
 }

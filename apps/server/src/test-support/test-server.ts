@@ -11,6 +11,7 @@ import type { Database } from "../db/database.js";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { SkillRecord } from "../db/repositories/skills.js";
 import { type Clock, systemClock } from "../domain/clock.js";
+import type { Scope } from "../domain/scopes.js";
 import type { FileStore } from "../files/file-store.js";
 import { VideoUrlSigner } from "../files/signed-url.js";
 import type { Repositories } from "../repositories.js";
@@ -69,8 +70,8 @@ export interface TestServer {
   databaseUrl: string;
   /** The file store (videos, run files, uploads), in a fresh folder (not created until a video is written). */
   fileStore: FileStore;
-  /** Creates an API key for `owner` and returns it. */
-  keyFor(owner: string): Promise<string>;
+  /** Creates an API key for `owner` (with every scope unless `scopes` says) and returns it. */
+  keyFor(owner: string, scopes?: readonly Scope[]): Promise<string>;
   importSkills(owner: string, records: SkillRecord[]): Promise<void>;
   /** Imports skill definitions written in YAML, as `skillrun skills import` would. */
   importSkillYaml(owner: string, ...yaml: string[]): Promise<void>;
@@ -127,6 +128,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Test runs call fixture servers on loopback, which the default policy refuses; a test of the
     // guard itself starts its server with `allowPrivateNetworks: false`.
     ALLOW_PRIVATE_NETWORKS: options.allowPrivateNetworks === false ? "false" : "true",
+    // Tests send many requests with one key; a test of the rate limit sets it in `env`.
+    RATE_LIMIT_PER_MINUTE: "0",
     ...options.env,
   });
   const runtime = await createRuntime(
@@ -158,7 +161,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     worker: runtime.worker,
     databaseUrl: database.url,
     fileStore,
-    keyFor: async (owner) => (await repos.apiKeys.create(owner)).key,
+    keyFor: async (owner, scopes) => (await repos.apiKeys.create(owner, { scopes })).key,
     importSkills: async (owner, records) => {
       await repos.skills.importAll(owner, records);
     },

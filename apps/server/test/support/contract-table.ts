@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import type { NewRunEvent } from "../../src/db/repositories/run-events.js";
 import { startTestServer, type TestServer } from "../../src/test-support/test-server.js";
+import { addScopeAndKeyRows } from "./contract-keys.js";
 import { FAILURE_MESSAGE } from "./failing-repositories.js";
 import {
   call,
@@ -24,6 +25,8 @@ export interface Ctx {
   main: TestServer;
   /** The same server whose run and skill repositories fail on every call. */
   broken: TestServer;
+  /** A server that allows each owner one request a minute (RATE_LIMIT_PER_MINUTE=1). */
+  limited: TestServer;
   alice: string;
   bob: string;
   /** alice's key on the broken server. */
@@ -1989,3 +1992,5 @@ export const table: Table = {
     ),
   },
 };
+
+addScopeAndKeyRows(table, { unauthorized, failing });

@@ -12,6 +12,7 @@ import {
   table,
 } from "./contract-table.js";
 import {
+  failingKeyOperations,
   failingRunChanges,
   failingRunEvents,
   failingRunFiles,
@@ -49,6 +50,7 @@ export const CONTRACT_RESOURCES = {
     "listWebhookDeliveries",
     "redeliverWebhook",
   ],
+  keys: ["createKey", "listKeys", "deleteKey"],
 } satisfies Record<string, string[]>;
 
 export type ContractResource = keyof typeof CONTRACT_RESOURCES;
@@ -128,8 +130,10 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
           uploads: failingUploads,
           webhooks: failingWebhooks,
           runChanges: failingRunChanges,
+          apiKeys: failingKeyOperations(deps.apiKeys),
         }),
       });
+      ctx.limited = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: "1" } });
       ctx.alice = await ctx.main.keyFor("alice");
       ctx.bob = await ctx.main.keyFor("bob");
       ctx.brokenKey = await ctx.broken.keyFor("alice");
@@ -169,6 +173,7 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
     afterAll(async () => {
       await ctx.main?.close();
       await ctx.broken?.close();
+      await ctx.limited?.close();
     });
 
     for (const op of specOperations.filter((o) => operationIds.includes(o.operationId))) {

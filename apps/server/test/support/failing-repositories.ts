@@ -1,3 +1,4 @@
+import type { ApiKeyRepository } from "../../src/db/repositories/api-keys.js";
 import type { RunChangeRepository } from "../../src/db/repositories/run-changes.js";
 import type { RunEventRepository } from "../../src/db/repositories/run-events.js";
 import type { RunFileRepository } from "../../src/db/repositories/run-files.js";
@@ -15,6 +16,19 @@ export const FAILURE_MESSAGE = "SQLITE_IOERR: disk I/O error in /var/lib/skillru
 const fail = async (): Promise<never> => {
   throw new Error(FAILURE_MESSAGE);
 };
+
+/**
+ * The key repository `keys` with the key operations' methods failing; keys still authenticate,
+ * so that the failure reaches the route.
+ */
+export function failingKeyOperations(keys: ApiKeyRepository): ApiKeyRepository {
+  return Object.assign(Object.create(keys) as ApiKeyRepository, {
+    create: fail,
+    listActive: fail,
+    countActive: fail,
+    revoke: fail,
+  });
+}
 
 /** A RunRepository whose every method fails, as with a database gone away. */
 export const failingRuns = {

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { ADMIN, SCOPES } from "../../src/domain/scopes.js";
 import { type Operation, resolve } from "./spec.js";
 
 /** One request a fuzz case sends: method, path and query (already encoded), headers, body. */
@@ -192,6 +193,7 @@ const formFileName = hostileText.filter(
 );
 
 const JSON_TYPE = { "content-type": "application/json" };
+const KEY_SCOPES = [ADMIN, ...SCOPES];
 
 // A valid skill definition, as YAML or JSON: a bounded set of ids (so the fuzz stores a few
 // skills, replaced over and over) and log lines of plain words (no template to get wrong).
@@ -433,6 +435,30 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
       return fc
         .tuple(fc.constantFrom(...pools.webhookIds), fc.constantFrom(...pools.deliveryIds))
         .map(([id, delivery]) => make(pathOf(op, id, delivery)));
+    case "createKey":
+      return fc
+        .record(
+          {
+            // Well under 100 code points: a grapheme may be several.
+            name: storableText(25),
+            scopes: fc.uniqueArray(fc.constantFrom(...KEY_SCOPES), { minLength: 1, maxLength: 9 }),
+          },
+          { requiredKeys: ["scopes"] },
+        )
+        .map((body) =>
+          make(pathOf(op, ""), {
+            body: JSON.stringify(body),
+            headers: { ...auth, ...JSON_TYPE },
+            limitMessage: "active keys; revoke one first",
+          }),
+        );
+    case "listKeys":
+      return fc.constant(make(pathOf(op, "")));
+    case "deleteKey":
+      // Never the fuzzing key itself: the cases after would all be 401s.
+      return fc
+        .constantFrom("key_unknown", "key_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80", "list")
+        .map((id) => make(pathOf(op, id)));
     case "putSkill":
     case "validateSkill":
       return skillDefinition.map(({ id, body, type }) =>
@@ -481,6 +507,17 @@ function hostileBody(pools: Pools): fc.Arbitrary<string> {
           fc.constantFrom("http://169.254.169.254/", "file:///etc/passwd", "http://127.0.0.1:9/"),
         ),
         events: fc.oneof(fc.array(hostileText, { maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })),
+      },
+      { requiredKeys: [] },
+    ),
+    // A key's body: hostile names and scopes.
+    fc.record(
+      {
+        name: fc.oneof(hostileText, fc.jsonValue({ maxDepth: 2 }), fc.constant("n".repeat(101))),
+        scopes: fc.oneof(
+          fc.array(fc.oneof(hostileText, fc.constantFrom(...KEY_SCOPES)), { maxLength: 12 }),
+          fc.jsonValue({ maxDepth: 2 }),
+        ),
       },
       { requiredKeys: [] },
     ),

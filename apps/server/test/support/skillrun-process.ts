@@ -68,6 +68,8 @@ async function startSkillrun(
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
       // The test servers' key: a worker process opens what a test server sealed.
       SECRETS_KEY: TEST_SECRETS_KEY,
+      // Tests send many requests with one key; a test of the limit would set it in `env`.
+      RATE_LIMIT_PER_MINUTE: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "inherit"],

@@ -1,16 +1,41 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../../domain/clock.js";
 import { newApiKeyId } from "../../domain/ids.js";
+import { ADMIN, normaliseScopes, parseStoredScopes, type Scope } from "../../domain/scopes.js";
 import type { PrismaClient } from "../database.js";
 import type { DirectSql } from "../direct-sql.js";
-import { ApiKeyCache } from "./api-key-cache.js";
+import { ApiKeyCache, type KeyIdentity } from "./api-key-cache.js";
+
+export type { KeyIdentity } from "./api-key-cache.js";
 
 export interface ApiKeyInfo {
   id: string;
   owner: string;
+  name: string | null;
+  scopes: Scope[];
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;
+}
+
+/** What a new key is given: a name, and its scopes (every one, `admin`, unless said). */
+export interface NewApiKey {
+  name?: string | null;
+  scopes?: readonly Scope[];
+}
+
+const INFO = {
+  id: true,
+  owner: true,
+  name: true,
+  scopes: true,
+  prefix: true,
+  createdAt: true,
+  revokedAt: true,
+} as const;
+
+function toInfo(row: Omit<ApiKeyInfo, "scopes"> & { scopes: string }): ApiKeyInfo {
+  return { ...row, scopes: parseStoredScopes(row.scopes) };
 }
 
 // Keys look like `sk_` + 43 URL-safe characters (32 random bytes); the prefix shown in listings
@@ -41,46 +66,73 @@ export class ApiKeyRepository {
   }
 
   /** Creates a key for `owner`; the returned `key` is the only time the secret exists in clear. */
-  async create(owner: string): Promise<{ key: string; info: ApiKeyInfo }> {
+  async create(owner: string, options: NewApiKey = {}): Promise<{ key: string; info: ApiKeyInfo }> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
-    const info = await this.prisma.apiKey.create({
+    const scopes = normaliseScopes(options.scopes ?? [ADMIN]);
+    const row = await this.prisma.apiKey.create({
       data: {
         id: newApiKeyId(),
         owner,
         hash: hashApiKey(key),
         prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+        name: options.name ?? null,
+        scopes: JSON.stringify(scopes),
         createdAt: this.clock.now(),
       },
-      select: { id: true, owner: true, prefix: true, createdAt: true, revokedAt: true },
+      select: INFO,
     });
-    return { key, info };
+    return { key, info: toInfo(row) };
+  }
+
+  /** The id, owner and scopes of an active key, or null when it is unknown or revoked. */
+  async identify(key: string): Promise<KeyIdentity | null> {
+    const hash = hashApiKey(key);
+    const cached = this.cache.get(hash);
+    if (cached !== undefined) return cached;
+    const [row] = await this.direct.all<{ id: string; owner: string; scopes: string }>(
+      "SELECT id, owner, scopes FROM api_keys WHERE hash = ? AND revoked_at IS NULL",
+      [hash],
+    );
+    if (row === undefined) return null;
+    const identity = { id: row.id, owner: row.owner, scopes: parseStoredScopes(row.scopes) };
+    this.cache.set(hash, identity);
+    return identity;
   }
 
   /** The owner of an active key, or null when the key is unknown or revoked. */
   async ownerOf(key: string): Promise<string | null> {
-    const hash = hashApiKey(key);
-    const cached = this.cache.get(hash);
-    if (cached !== undefined) return cached;
-    const [row] = await this.direct.all<{ id: string; owner: string }>(
-      "SELECT id, owner FROM api_keys WHERE hash = ? AND revoked_at IS NULL",
-      [hash],
-    );
-    if (row === undefined) return null;
-    this.cache.set(hash, row.id, row.owner);
-    return row.owner;
+    return (await this.identify(key))?.owner ?? null;
   }
 
+  /** Every key of every owner, revoked ones too (`skillrun keys list`). */
   async list(): Promise<ApiKeyInfo[]> {
-    return this.prisma.apiKey.findMany({
+    const rows = await this.prisma.apiKey.findMany({
       orderBy: [{ owner: "asc" }, { createdAt: "asc" }],
-      select: { id: true, owner: true, prefix: true, createdAt: true, revokedAt: true },
+      select: INFO,
     });
+    return rows.map(toInfo);
   }
 
-  /** Revokes a key; false when no active key has that id. */
-  async revoke(id: string): Promise<boolean> {
+  /** The owner's active keys, oldest first (`GET /v1/key/list`). */
+  async listActive(owner: string): Promise<ApiKeyInfo[]> {
+    const rows = await this.prisma.apiKey.findMany({
+      where: { owner, revokedAt: null },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: INFO,
+    });
+    return rows.map(toInfo);
+  }
+
+  async countActive(owner: string): Promise<number> {
+    return this.prisma.apiKey.count({ where: { owner, revokedAt: null } });
+  }
+
+  /**
+   * Revokes a key (of `owner`'s only, when given); false when no such active key has that id.
+   */
+  async revoke(id: string, owner?: string): Promise<boolean> {
     const { count } = await this.prisma.apiKey.updateMany({
-      where: { id, revokedAt: null },
+      where: { id, revokedAt: null, ...(owner === undefined ? {} : { owner }) },
       data: { revokedAt: this.clock.now() },
     });
     // After the write: a request this process authenticates from now on reads the revocation.

@@ -7,6 +7,9 @@ import type { RequestHandler } from "express";
  * after the key is known (no unauthenticated upload is ever stored) and before the body is
  * checked against the spec.
  *
+ * `checks` (the rate limit, the key's scopes) go between the key check and the reader: a refused
+ * request stores nothing either.
+ *
  * The validator offers no hook there; it returns its stages as named functions (metadata,
  * security, request, response), and the reader is spliced in by name. `validator-patches.test.ts`
  * fails when those names or their order change.
@@ -14,6 +17,7 @@ import type { RequestHandler } from "express";
 export function readMultipartAfterSecurity(
   stages: RequestHandler[],
   multipart: RequestHandler,
+  checks: RequestHandler[] = [],
 ): RequestHandler[] {
   const security = stages.findIndex((stage) => stage.name === "securityMiddleware");
   const request = stages.findIndex((stage) => stage.name === "requestMiddleware");
@@ -24,6 +28,6 @@ export function readMultipartAfterSecurity(
     );
   }
   const patched = [...stages];
-  patched.splice(security + 1, 0, multipart);
+  patched.splice(security + 1, 0, ...checks, multipart);
   return patched;
 }
