@@ -4,11 +4,15 @@
 // ≤ 100 ms during each attack, the server's RSS ≤ 400 MB, the server still up. Prints the table,
 // writes it into BENCHMARKS.md (not with --quick) and exits 1 when a target is missed.
 import { fileURLToPath } from "node:url";
+import { parseSkillDefinition } from "@skillrun/engine";
 import type { Flavour } from "../src/db/database-url.js";
+import { skillRecordOf } from "../src/skills/import-skills.js";
 import {
   bigLogStreams,
   idleListStreams,
   type Outcome,
+  queueBacklog,
+  requestFlood,
   slowSkillBodies,
   type Target,
 } from "./attacks/attacks.js";
@@ -50,6 +54,22 @@ steps:
         - set: { n: "{{ $sum([1..999999]) }}" }
 `;
 
+// Two seconds of a worker's slot.
+const NAP_SKILL = `
+id: skill_nap
+name: Nap
+steps:
+  - wait: 2s
+`;
+
+// What the bystander runs.
+const QUICK_SKILL = `
+id: skill_quick
+name: Quick
+steps:
+  - set: { done: true }
+`;
+
 const ATTACKS: { name: string; run: (target: Target, ms: number) => Promise<Outcome> }[] = [
   {
     name: "1,000 clients reading the live stream of a run with a 40 MB step log",
@@ -57,6 +77,8 @@ const ATTACKS: { name: string; run: (target: Target, ms: number) => Promise<Outc
   },
   { name: `50 idle run-list streams for each of ${CROWD} owners`, run: idleListStreams },
   { name: "4 clients PUTting the slowest skill body to check", run: slowSkillBodies },
+  { name: "64 clients asking for a run list as fast as they are answered", run: requestFlood },
+  { name: "20 queued runs of 2 s, then the bystander's run of one step", run: queueBacklog },
 ];
 
 interface Row {
@@ -68,13 +90,22 @@ interface Row {
 }
 
 async function underAttack(flavour: Flavour): Promise<Row[]> {
-  const database = await benchDatabase(flavour, [BIG_LOG_SKILL, LOOP_SKILL]);
+  const database = await benchDatabase(flavour, [BIG_LOG_SKILL, LOOP_SKILL, NAP_SKILL]);
   const bystanderKey = (await database.repos.apiKeys.create("bystander")).key;
+  await database.repos.skills.importAll("bystander", [
+    skillRecordOf(parseSkillDefinition(QUICK_SKILL, "quick.yaml")),
+  ]);
   const manyKeys: string[] = [];
   for (let n = 0; n < CROWD; n += 1) {
     manyKeys.push((await database.repos.apiKeys.create(`crowd_${n}`)).key);
   }
-  const server = await startServe({ ...database.env, WORKER_CONCURRENCY: "2", LOG_LEVEL: "warn" });
+  // The server as it ships: its default rate limit on (the benches' servers run without one).
+  const server = await startServe({
+    ...database.env,
+    WORKER_CONCURRENCY: "2",
+    LOG_LEVEL: "warn",
+    RATE_LIMIT_PER_MINUTE: "1200",
+  });
   const rows: Row[] = [];
   try {
     const origin = server.announced;
@@ -88,7 +119,13 @@ async function underAttack(flavour: Flavour): Promise<Row[]> {
       if (state !== null && state !== "play") throw new Error(`the big-log run ended ${state}`);
       await sleep(200);
     }
-    const target: Target = { origin, key: database.key, manyKeys, bigLogRunId: run.id };
+    const target: Target = {
+      origin,
+      key: database.key,
+      manyKeys,
+      bigLogRunId: run.id,
+      bystanderKey,
+    };
     for (const attack of ATTACKS) {
       console.log(`${flavour}: ${attack.name}…`);
       const { outcome, bystander } = await whileAttacked(

@@ -10,6 +10,8 @@ export interface Target {
   manyKeys: string[];
   /** A run of the attacker's whose step log is large (BIG_LOG_SKILL). */
   bigLogRunId: string;
+  /** The bystander's key: its owner has skill_quick too. */
+  bystanderKey: string;
 }
 
 /** What the attacker got. */
@@ -138,4 +140,63 @@ export async function slowSkillBodies(target: Target, ms: number): Promise<Outco
     }
     await sleep(100);
   }
+}
+
+/** 64 clients asking for the attacker's run list as fast as the server answers, for `ms`. */
+export async function requestFlood(target: Target, ms: number): Promise<Outcome> {
+  const outcome = { answered200: 0, refused429: 0, other: 0 };
+  const until = Date.now() + ms;
+  const client = async () => {
+    while (Date.now() < until) {
+      const reply = await fetch(`${target.origin}/v1/run/list?limit=20`, {
+        headers: { authorization: `Bearer ${target.key}` },
+      });
+      await reply.arrayBuffer();
+      if (reply.status === 200) outcome.answered200 += 1;
+      else if (reply.status === 429) outcome.refused429 += 1;
+      else outcome.other += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: 64 }, client));
+  return outcome;
+}
+
+/**
+ * The attacker queues 20 runs of 2 s (NAP_SKILL) on a server with 2 slots, then the bystander
+ * starts one run of a step: how long it waits behind the attacker's backlog. The attacker's
+ * runs are cancelled afterwards.
+ */
+export async function queueBacklog(target: Target): Promise<Outcome> {
+  const start = async (key: string, skill_id: string) => {
+    const reply = await fetch(`${target.origin}/v1/run/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ skill_id, inputs: {} }),
+    });
+    if (reply.status !== 200) throw new Error(`POST /v1/run/ answered ${reply.status}`);
+    return ((await reply.json()) as { id: string }).id;
+  };
+  const backlog: string[] = [];
+  for (let n = 0; n < 20; n += 1) backlog.push(await start(target.key, "skill_nap"));
+  const sent = Date.now();
+  const id = await start(target.bystanderKey, "skill_quick");
+  for (;;) {
+    const reply = await fetch(`${target.origin}/v1/run/${id}`, {
+      headers: { authorization: `Bearer ${target.bystanderKey}` },
+    });
+    const run = (await reply.json()) as { state: string | null; end_time: string | null };
+    if (run.end_time !== null) {
+      if (run.state !== "finish") throw new Error(`the bystander's run ended ${run.state}`);
+      break;
+    }
+    await sleep(50);
+  }
+  const seconds = (Date.now() - sent) / 1000;
+  for (const runId of backlog) {
+    await fetch(`${target.origin}/v1/run/${runId}/cancel`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${target.key}` },
+    });
+  }
+  return { queuedByAttacker: backlog.length, bystanderRunEndedAfterSeconds: seconds };
 }
