@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from "../src/test-support/test-
  * always needs PostgreSQL (TEST_DATABASE_URL's server), whatever TEST_FLAVOUR says.
  */
 
-type TypeFamily = "text" | "integer" | "boolean" | "timestamp" | `other: ${string}`;
+type TypeFamily = "text" | "integer" | "bigint" | "boolean" | "timestamp" | `other: ${string}`;
 
 interface ColumnShape {
   type: TypeFamily;
@@ -48,6 +48,7 @@ function sqliteTypeFamily(declared: string): TypeFamily {
   const type = declared.toUpperCase();
   if (type === "TEXT") return "text";
   if (type === "INTEGER") return "integer";
+  if (type === "BIGINT") return "bigint";
   if (type === "BOOLEAN") return "boolean";
   if (type === "DATETIME") return "timestamp";
   return `other: ${declared}`;
@@ -56,6 +57,7 @@ function sqliteTypeFamily(declared: string): TypeFamily {
 function postgresTypeFamily(dataType: string): TypeFamily {
   if (dataType === "text") return "text";
   if (dataType === "integer") return "integer";
+  if (dataType === "bigint") return "bigint";
   if (dataType === "boolean") return "boolean";
   if (dataType === "timestamp without time zone") return "timestamp";
   return `other: ${dataType}`;
@@ -271,6 +273,7 @@ describe("migration parity", () => {
       "run_changes",
       "run_events",
       "run_files",
+      "run_owners",
       "runs",
       "secrets",
       "skills",
