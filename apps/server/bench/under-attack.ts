@@ -95,6 +95,19 @@ async function underAttack(flavour: Flavour): Promise<Row[]> {
   await database.repos.skills.importAll("bystander", [
     skillRecordOf(parseSkillDefinition(QUICK_SKILL, "quick.yaml")),
   ]);
+  // Each attack by an owner of its own, so that what one used of its rate limit does not
+  // weaken the next; the first is the owner of the big-log run.
+  const attackerKeys = [database.key];
+  for (let n = 1; n < ATTACKS.length; n += 1) {
+    const owner = `attacker_${n}`;
+    await database.repos.skills.importAll(
+      owner,
+      [BIG_LOG_SKILL, LOOP_SKILL, NAP_SKILL].map((yaml) =>
+        skillRecordOf(parseSkillDefinition(yaml, "attack.yaml")),
+      ),
+    );
+    attackerKeys.push((await database.repos.apiKeys.create(owner)).key);
+  }
   const manyKeys: string[] = [];
   for (let n = 0; n < CROWD; n += 1) {
     manyKeys.push((await database.repos.apiKeys.create(`crowd_${n}`)).key);
@@ -126,13 +139,13 @@ async function underAttack(flavour: Flavour): Promise<Row[]> {
       bigLogRunId: run.id,
       bystanderKey,
     };
-    for (const attack of ATTACKS) {
+    for (const [n, attack] of ATTACKS.entries()) {
       console.log(`${flavour}: ${attack.name}…`);
       const { outcome, bystander } = await whileAttacked(
         origin,
         bystanderKey,
         server.child.pid as number,
-        () => attack.run(target, ATTACK_MS),
+        () => attack.run({ ...target, key: attackerKeys[n] as string }, ATTACK_MS),
       );
       const up = server.child.exitCode === null && server.child.signalCode === null;
       rows.push({ flavour, attack: attack.name, outcome, bystander, up });

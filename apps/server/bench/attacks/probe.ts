@@ -34,6 +34,8 @@ export async function whileAttacked<T>(
     child.once("message", (message) => resolve(message as Omit<Bystander, "peakRssMb">));
     child.once("exit", (code) => reject(new Error(`the bystander exited (${code})`)));
   });
+  // Killed below when the attack fails: the attack's error is the one to report.
+  seen.catch(() => undefined);
   let peakRssMb = 0;
   let attacking = true;
   const sampling = (async () => {
