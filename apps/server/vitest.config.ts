@@ -47,16 +47,16 @@ export default defineConfig({
     // The longest files (docs/development.md), so that none of them starts last.
     sequence: {
       sequencer: slowestFirst([
-        "spec-fuzz.db.test.ts",
-        "at-most-once.browser.db.test.ts",
-        "browser-runs.browser.test.ts",
         "draining-shutdown.db.test.ts",
+        "browser-runs.browser.test.ts",
+        "at-most-once.browser.db.test.ts",
         "worker-processes.db.test.ts",
+        "spec-fuzz.db.test.ts",
         "scale-out.postgres.test.ts",
-        "cli.browser.test.ts",
-        "webhook-restart.db.test.ts",
         "terminal-is-final.browser.db.test.ts",
+        "webhook-restart.db.test.ts",
         "pause-and-ask.browser.db.test.ts",
+        "cli.browser.test.ts",
       ]),
     },
     testTimeout: 60_000,
