@@ -2,12 +2,12 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skillrunInProcess } from "../../test/support/cli-in-process.js";
 import { call } from "../../test/support/http.js";
 import { RunClient } from "../../test/support/runs.js";
 import { paths } from "../paths.js";
 import { builtCli } from "../test-support/built-cli.js";
-import { runCli } from "./main.js";
 
 // The one-off commands run in this process, through the command line's own entry (`runCli`, what
 // `dist/cli.js` calls with its arguments), with what they print captured; starting a process per
@@ -33,23 +33,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `skillrun ...args`: its exit code and what it wrote to stdout and stderr. */
-async function skillrun(...args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => {
-    stdout += `${parts.join(" ")}\n`;
-  });
-  const error = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
-    stderr += `${parts.join(" ")}\n`;
-  });
-  try {
-    return { code: await runCli(args), stdout, stderr };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const skillrun = skillrunInProcess;
 
 describe("skillrun CLI", () => {
   it("migrate applies the migrations once, then reports the database up to date", async () => {

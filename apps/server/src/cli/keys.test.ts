@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runCli } from "./main.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skillrunInProcess } from "../../test/support/cli-in-process.js";
 import { withRepositories } from "./with-database.js";
 
 // `skillrun keys create --scope`, in this process through the command line's entry, on a SQLite
@@ -23,22 +23,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function skillrun(...args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => {
-    stdout += `${parts.join(" ")}\n`;
-  });
-  const error = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
-    stderr += `${parts.join(" ")}\n`;
-  });
-  try {
-    return { code: await runCli(args), stdout, stderr };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const skillrun = skillrunInProcess;
 
 async function scopesOf(stdout: string) {
   const key = /^(sk_\S+)$/m.exec(stdout)?.[1] as string;
