@@ -72,9 +72,12 @@ const ConfigSchema = z.object({
   // left are put back in the queue; 0 puts them back at once. A second signal does it at once too.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   // --- Run isolation and limits (docs/security.md: Isolation, Limits) ---
-  // Runs execute in processes of their own (one per run slot, reused); this caps each one's heap,
-  // in MB. A run that needs more ends in reset ("the run exceeded its memory limit of … MB").
-  RUN_MEMORY_MB: z.coerce.number().int().min(32).max(65_536).default(256),
+  // Runs execute in processes of their own (one per run slot, reused); this bounds the memory each
+  // one holds, in MB: its heap is capped at it and its resident memory of its own (buffers outside
+  // the heap included; not the Node binary's shared pages) is measured every 100 ms. A run that
+  // needs more ends in reset ("the run exceeded its memory limit of … MB"). At least 64: a run
+  // process holds about 30 MB before it runs anything.
+  RUN_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(256),
   // How long a run told to stop (cancel, time limit, shutdown) may take before its process is
   // killed: an expression that never yields (a catastrophic regex) is ended this way.
   RUN_STOP_GRACE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
