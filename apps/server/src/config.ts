@@ -206,6 +206,16 @@ const ConfigSchema = z.object({
     // The files index keeps sizes as 32-bit integers.
     .max(2 ** 31 - 1)
     .default(25 * 1024 * 1024),
+  // Bytes one owner may keep in the file store: uploads, run files and videos together (what
+  // retention or DELETE /v1/file/{id} removes is freed). Past it an upload is a 413, a run that
+  // would store a file ends in reset, and a video is not kept. Unset: no quota (what owners keep
+  // is counted all the same). docs/decisions/0049-owner-storage-quota.md
+  OWNER_STORAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional(),
   // Days the videos and files of ended runs, and uploads no queued or running run names, are kept;
   // workers remove older ones at start and every hour. 0 keeps everything.
   RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
