@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from "../src/test-support/test-
  * always needs PostgreSQL (TEST_DATABASE_URL's server), whatever TEST_FLAVOUR says.
  */
 
-type TypeFamily = "text" | "integer" | "boolean" | "timestamp" | `other: ${string}`;
+type TypeFamily = "text" | "integer" | "boolean" | "timestamp" | "bigint" | `other: ${string}`;
 
 interface ColumnShape {
   type: TypeFamily;
@@ -50,6 +50,7 @@ function sqliteTypeFamily(declared: string): TypeFamily {
   if (type === "INTEGER") return "integer";
   if (type === "BOOLEAN") return "boolean";
   if (type === "DATETIME") return "timestamp";
+  if (type === "BIGINT") return "bigint";
   return `other: ${declared}`;
 }
 
@@ -58,6 +59,7 @@ function postgresTypeFamily(dataType: string): TypeFamily {
   if (dataType === "integer") return "integer";
   if (dataType === "boolean") return "boolean";
   if (dataType === "timestamp without time zone") return "timestamp";
+  if (dataType === "bigint") return "bigint";
   return `other: ${dataType}`;
 }
 
@@ -268,9 +270,12 @@ describe("migration parity", () => {
     expect(Object.keys(fromSqlite.tables).sort()).toEqual([
       "api_keys",
       "idempotency_keys",
+      "owner_storage",
       "run_changes",
       "run_events",
       "run_files",
+      "run_owners",
+      "run_videos",
       "runs",
       "secrets",
       "skills",
