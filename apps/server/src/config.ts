@@ -72,9 +72,12 @@ const ConfigSchema = z.object({
   // left are put back in the queue; 0 puts them back at once. A second signal does it at once too.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   // --- Run isolation and limits (docs/security.md: Isolation, Limits) ---
-  // Runs execute in processes of their own (one per run slot, reused); this caps each one's heap,
-  // in MB. A run that needs more ends in reset ("the run exceeded its memory limit of … MB").
-  RUN_MEMORY_MB: z.coerce.number().int().min(32).max(65_536).default(256),
+  // Runs execute in processes of their own (one per run slot, reused); this bounds the memory each
+  // one holds, in MB: its heap is capped at it and its resident memory of its own (buffers outside
+  // the heap included; not the Node binary's shared pages) is measured every 100 ms. A run that
+  // needs more ends in reset ("the run exceeded its memory limit of … MB"). At least 64: a run
+  // process holds about 30 MB before it runs anything.
+  RUN_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(256),
   // How long a run told to stop (cancel, time limit, shutdown) may take before its process is
   // killed: an expression that never yields (a catastrophic regex) is ended this way.
   RUN_STOP_GRACE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
@@ -203,6 +206,16 @@ const ConfigSchema = z.object({
     // The files index keeps sizes as 32-bit integers.
     .max(2 ** 31 - 1)
     .default(25 * 1024 * 1024),
+  // Bytes one owner may keep in the file store: uploads, run files and videos together (what
+  // retention or DELETE /v1/file/{id} removes is freed). Past it an upload is a 413, a run that
+  // would store a file ends in reset, and a video is not kept. Unset: no quota (what owners keep
+  // is counted all the same). docs/decisions/0049-owner-storage-quota.md
+  OWNER_STORAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional(),
   // Days the videos and files of ended runs, and uploads no queued or running run names, are kept;
   // workers remove older ones at start and every hour. 0 keeps everything.
   RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),

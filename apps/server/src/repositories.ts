@@ -1,5 +1,6 @@
 import type { Database } from "./db/database.js";
 import { ApiKeyRepository } from "./db/repositories/api-keys.js";
+import { OwnerStorage } from "./db/repositories/owner-storage.js";
 import { RetentionRepository } from "./db/repositories/retention.js";
 import { RunChangeRepository } from "./db/repositories/run-changes.js";
 import { RunEventRepository } from "./db/repositories/run-events.js";
@@ -34,6 +35,8 @@ export interface Repositories {
   runFiles: RunFileRepository;
   /** Files uploaded for runs' `file` inputs. */
   uploads: UploadedFileRepository;
+  /** The bytes each owner keeps, and the quota (OWNER_STORAGE_MAX_BYTES). */
+  storage: OwnerStorage;
   /** What retention reads of runs. */
   retention: RetentionRepository;
   /** Webhook endpoints and their deliveries, the API's side. */
@@ -53,8 +56,11 @@ export function createRepositories(
   signals: RunSignals,
   secretBox: SecretBox,
   limits: QueueLimits = NO_QUEUE_LIMITS,
+  /** OWNER_STORAGE_MAX_BYTES; null: none. */
+  storageQuotaBytes: number | null = null,
 ): Repositories {
   const commits = runCommitsFor(db, signals);
+  const storage = new OwnerStorage(db.prisma, storageQuotaBytes);
   const { ownerMaxRunning } = limits;
   return {
     apiKeys: new ApiKeyRepository(db.prisma, db.direct, clock),
@@ -65,8 +71,9 @@ export function createRepositories(
     runExecution: new RunExecutionRepository(db.direct, clock, db.flavour, ownerMaxRunning),
     secrets: new SecretRepository(db.prisma, clock, secretBox),
     skills: new SkillRepository(db.prisma, db.direct, clock),
-    runFiles: new RunFileRepository(db.prisma),
-    uploads: new UploadedFileRepository(db.prisma, clock),
+    runFiles: new RunFileRepository(db.prisma, storage),
+    uploads: new UploadedFileRepository(db.prisma, clock, storage),
+    storage,
     retention: new RetentionRepository(db.prisma, db.direct),
     webhooks: new WebhookRepository(db.prisma, db.direct, clock, secretBox),
     webhookDeliveries: new WebhookDeliveryRepository(db.prisma, db.direct, clock),

@@ -122,10 +122,17 @@ export async function createRuntime(
     await db.close();
     throw error;
   }
-  const repos = createRepositories(db, clock, signals, secretBox, {
-    ownerMaxRunning: config.OWNER_MAX_RUNNING ?? null,
-    ownerMaxQueued: config.OWNER_MAX_QUEUED ?? null,
-  });
+  const repos = createRepositories(
+    db,
+    clock,
+    signals,
+    secretBox,
+    {
+      ownerMaxRunning: config.OWNER_MAX_RUNNING ?? null,
+      ownerMaxQueued: config.OWNER_MAX_QUEUED ?? null,
+    },
+    config.OWNER_STORAGE_MAX_BYTES ?? null,
+  );
   const fileStore = new FileStore(config.VIDEO_DIR);
   const parts = { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox };
 

@@ -270,10 +270,12 @@ describe("migration parity", () => {
     expect(Object.keys(fromSqlite.tables).sort()).toEqual([
       "api_keys",
       "idempotency_keys",
+      "owner_storage",
       "run_changes",
       "run_events",
       "run_files",
       "run_owners",
+      "run_videos",
       "runs",
       "secrets",
       "skills",

@@ -2166,17 +2166,17 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["MissingScopeRunsWrite"];
-            /** @description The file is larger than the server's limit (`FILE_MAX_BYTES`). */
+            /**
+             * @description The file is larger than the server's limit (`FILE_MAX_BYTES`), or would take the
+             *     files the caller keeps (uploads, run files, videos) over its storage quota
+             *     (`OWNER_STORAGE_MAX_BYTES`, off by default); nothing of it is kept. Deleting files
+             *     (`DELETE /v1/file/{id}`) or retention frees the quota.
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "detail": "File too large: over the limit of 25 MB (26214400 bytes)"
-                     *     }
-                     */
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };

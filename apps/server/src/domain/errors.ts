@@ -175,6 +175,16 @@ export class FileTooLarge extends AppError {
   }
 }
 
+/** An upload that would take its owner past OWNER_STORAGE_MAX_BYTES. */
+export class StorageQuotaExceeded extends AppError {
+  readonly status = 413;
+  constructor(quotaBytes: number) {
+    super(
+      `Storage quota exceeded: this file would take the files you keep over your quota of ${formatBytes(quotaBytes)} (${quotaBytes} bytes); delete files or wait for retention`,
+    );
+  }
+}
+
 // --- end of files ---
 
 /** A conditional request (`If-Match`, `If-Unmodified-Since`) whose condition does not hold. */

@@ -2,7 +2,12 @@ import { rename, rm } from "node:fs/promises";
 import { sanitiseFileName } from "@skillrun/engine";
 import express, { type Router } from "express";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
-import { RequestInvalid, UploadedFileInUse, UploadedFileNotFound } from "../domain/errors.js";
+import {
+  RequestInvalid,
+  StorageQuotaExceeded,
+  UploadedFileInUse,
+  UploadedFileNotFound,
+} from "../domain/errors.js";
 import { FILE_ID_PATTERN, newFileId } from "../domain/ids.js";
 import type { FileStore } from "../files/file-store.js";
 import { contentTypeFor } from "../files/media-type.js";
@@ -43,6 +48,8 @@ export function uploadsRouter(deps: {
           content_type: contentTypeFor(file.mediaType, name),
           sha256: file.sha256,
         });
+        // Over the owner's quota nothing was recorded; its bytes go below.
+        if (kept === null) throw new StorageQuotaExceeded(deps.uploads.quotaBytes ?? 0);
         res.json(kept);
       } catch (error) {
         await rm(path, { force: true });

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import {
   type EngineEvent,
   type FromRunHost,
+  formatBytes,
   messageOf,
   type PauseRequest,
   type RecordedVideo,
@@ -16,12 +17,16 @@ import {
   type ToRunHost,
 } from "@skillrun/engine";
 import type { Logger } from "pino";
+import { residentBytesNow, watchRunMemory } from "./run-process-memory.js";
 import { RunStop } from "./run-stop.js";
 
 export interface RunHostsOptions {
   /** How many processes are kept: one per run slot (the worker's concurrency). */
   size: number;
-  /** The heap (V8 old generation) a run's process may use, in MB; past it the process dies. */
+  /**
+   * The memory a run's process may hold, in MB (RUN_MEMORY_MB): its heap is capped at it, and its
+   * resident memory (buffers outside the heap included) is watched; past either it is ended.
+   */
   memoryMb: number;
   /** How long a run told to stop may take before its process is killed. */
   stopGraceMs: number;
@@ -38,7 +43,10 @@ export type HostOutcome =
   | { type: "result"; result: RunHostResult }
   /** Told to stop, the run did not within the grace (a regex that never yields): killed. */
   | { type: "killed"; reason: StopKind }
-  /** The process ran out of its heap (RUN_MEMORY_MB) and died. */
+  /**
+   * The process ran out of its heap (RUN_MEMORY_MB) and died, or held more resident memory than
+   * that and was killed.
+   */
   | { type: "out_of_memory" }
   /** The process died of something else. */
   | { type: "crashed"; message: string };
@@ -78,6 +86,7 @@ export interface HostedRunHandlers {
 // What V8 prints when a heap limit is reached; the process then aborts.
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
 const STDERR_KEPT = 4096;
+const MB = 1024 * 1024;
 const RESPAWN_DELAY_MS = 1000;
 // A nice value: 10 is what `nice` gives by default.
 const RUN_PRIORITY = 10;
@@ -94,6 +103,8 @@ interface Host extends ReservedHost {
   /** The end of what the process wrote to stderr, to tell why it died. */
   stderr: string;
   exited: Promise<void>;
+  /** Set when the memory watch killed it: how much it held. */
+  overMemory?: number;
 }
 
 /**
@@ -146,9 +157,13 @@ export class RunHosts {
     const { promise: closed, resolve: reportClosed } = settleable<Awaited<HostedRun["closed"]>>();
     let engineDone = false;
     let timer: NodeJS.Timeout | undefined;
+    const memory = this.watchMemory(host, handlers);
 
     const finish = (reusable: boolean) => {
       clearTimeout(timer);
+      memory.stop();
+      // A process that kept what a run allocated would start the next run over its limit.
+      if (reusable && this.holdsTooMuch(host)) reusable = false;
       child.off("message", onMessage);
       child.off("exit", onExit);
       signal.removeEventListener("abort", onAbort);
@@ -206,6 +221,35 @@ export class RunHosts {
       if (!engineDone) send(host, { type: "pause" });
     };
     return { outcome, closed, requestPause };
+  }
+
+  /**
+   * Watches the resident memory of the run's process: past RUN_MEMORY_MB the run is told why and
+   * the process is killed (its exit then reports `out_of_memory`).
+   */
+  private watchMemory(host: Host, handlers: HostedRunHandlers): { stop(): void } {
+    const { pid } = host.child;
+    if (pid === undefined) return { stop: () => undefined };
+    const limitMb = this.options.memoryMb;
+    return watchRunMemory(
+      pid,
+      limitMb * MB,
+      (bytes) => {
+        host.overMemory = bytes;
+        handlers.onProblem(
+          `the run's process held ${formatBytes(bytes)} of memory, over RUN_MEMORY_MB (${limitMb} MB); it was killed`,
+        );
+        host.child.kill("SIGKILL");
+      },
+      () => handlers.onProblem("the run's process memory is not measured; only its heap is capped"),
+    );
+  }
+
+  /** Whether the process holds more than a run may, idle (it is then replaced, not reused). */
+  private holdsTooMuch(host: Host): boolean {
+    const { pid } = host.child;
+    const bytes = pid === undefined ? undefined : residentBytesNow(pid);
+    return bytes !== undefined && bytes > this.options.memoryMb * MB;
   }
 
   /** Starts the processes of every slot, ready for runs. */
@@ -364,7 +408,9 @@ function exitOutcome(
   code: number | null,
   signalName: NodeJS.Signals | null,
 ): HostOutcome {
-  if (OUT_OF_MEMORY.test(host.stderr)) return { type: "out_of_memory" };
+  if (host.overMemory !== undefined || OUT_OF_MEMORY.test(host.stderr)) {
+    return { type: "out_of_memory" };
+  }
   const how = signalName === null ? `exit code ${code}` : `signal ${signalName}`;
   const said = host.stderr.trim().split("\n").slice(-1)[0] ?? "";
   return { type: "crashed", message: `the run's process ended (${how})${said && `: ${said}`}` };

@@ -29,7 +29,7 @@ export interface WorkerOptions {
   pollMs: number;
   /** Claims a run may have: a run whose worker is lost this many times ends in `reset`. */
   maxAttempts: number;
-  /** The heap each run's process may use, in MB; a run past it ends in `reset`. */
+  /** The memory each run's process may hold, in MB (heap and resident); a run past it ends in `reset`. */
   memoryMb: number;
   /** How long a run told to stop may take before its process is killed. */
   stopGraceMs: number;

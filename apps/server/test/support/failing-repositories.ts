@@ -112,6 +112,7 @@ export const failingRunFiles = {
   list: fail,
   find: fail,
   forget: fail,
+  recordVideo: fail,
 } satisfies Record<keyof RunFileRepository, unknown> as unknown as RunFileRepository;
 
 /** An UploadedFileRepository whose every method fails. */
@@ -122,4 +123,5 @@ export const failingUploads = {
   createdBefore: fail,
   delete: fail,
   forget: fail,
+  quotaBytes: null,
 } satisfies Record<keyof UploadedFileRepository, unknown> as unknown as UploadedFileRepository;

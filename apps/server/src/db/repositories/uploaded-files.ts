@@ -1,5 +1,6 @@
 import type { Clock } from "../../domain/clock.js";
 import type { PrismaClient } from "../database.js";
+import type { OwnerStorage } from "./owner-storage.js";
 import { stateIn } from "./run-state-filter.js";
 
 /** A file `POST /v1/file` kept, as the API shows it (UploadedFile in openapi.yaml). */
@@ -37,22 +38,37 @@ export class UploadedFileRepository {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
+    private readonly storage: OwnerStorage,
   ) {}
 
-  /** Records an upload whose bytes are already in place; it is created now. */
-  async create(owner: string, file: Omit<UploadedFile, "created_at">): Promise<UploadedFile> {
-    const row = await this.prisma.uploadedFile.create({
-      data: {
-        id: file.id,
-        owner,
-        name: file.name,
-        bytes: file.bytes,
-        contentType: file.content_type,
-        sha256: file.sha256,
-        createdAt: this.clock.now(),
-      },
+  /** OWNER_STORAGE_MAX_BYTES; null: none. */
+  get quotaBytes(): number | null {
+    return this.storage.quotaBytes;
+  }
+
+  /**
+   * Records an upload whose bytes are already in place, counted in the owner's storage; it is
+   * created now. Null when it would take the owner past the quota: nothing is recorded.
+   */
+  async create(
+    owner: string,
+    file: Omit<UploadedFile, "created_at">,
+  ): Promise<UploadedFile | null> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await this.storage.charge(tx, owner, file.bytes))) return null;
+      const row = await tx.uploadedFile.create({
+        data: {
+          id: file.id,
+          owner,
+          name: file.name,
+          bytes: file.bytes,
+          contentType: file.content_type,
+          sha256: file.sha256,
+          createdAt: this.clock.now(),
+        },
+      });
+      return toUploadedFile(row);
     });
-    return toUploadedFile(row);
   }
 
   /** The owner's upload, or null (unknown, another owner's, or removed by retention). */
@@ -112,14 +128,30 @@ export class UploadedFileRepository {
       select: { id: true },
     });
     if (users.length > 0) return { outcome: "in_use", by: users.map((run) => run.id) };
-    const { count } = await this.prisma.uploadedFile.deleteMany({ where: { id, owner } });
-    return { outcome: count === 1 ? "deleted" : "not_found" };
+    return { outcome: (await this.forgetOne(id, owner)) ? "deleted" : "not_found" };
   }
 
   /** Forgets these uploads (their bytes are gone); returns how many rows went. */
   async forget(ids: string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const { count } = await this.prisma.uploadedFile.deleteMany({ where: { id: { in: ids } } });
+    let count = 0;
+    for (const id of ids) if (await this.forgetOne(id)) count += 1;
     return count;
+  }
+
+  /**
+   * Forgets one upload (of `owner` when given) and takes its bytes off its owner's storage, in one
+   * transaction; only the remover whose delete took the row counts them off.
+   */
+  private forgetOne(id: string, owner?: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.uploadedFile.findFirst({
+        where: { id, ...(owner !== undefined && { owner }) },
+        select: { owner: true, bytes: true },
+      });
+      if (row === null) return false;
+      const { count } = await tx.uploadedFile.deleteMany({ where: { id, owner: row.owner } });
+      if (count === 1) await this.storage.credit(tx, row.owner, row.bytes);
+      return count === 1;
+    });
   }
 }

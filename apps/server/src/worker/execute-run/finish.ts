@@ -1,5 +1,7 @@
+import { rm, stat } from "node:fs/promises";
 import {
   DEFAULT_SKILL_TIMEOUT_MS,
+  formatBytes,
   killBrowserProcesses,
   type RecordedVideo,
   type RunHostResult,
@@ -28,13 +30,17 @@ export async function finishRun(
 ): Promise<boolean> {
   const { deps, run, holder, control, now } = context;
   // Closed before the ending is written, so a run that has ended has its video in place.
-  recordClosing(context, prepared, await closed);
+  await recordClosing(context, prepared, await closed);
   // Every file is listed once the run has ended; a pause given up is undone before it ends.
   await Promise.all([prepared.fileIndex.flushed(), prepared.pauses.left()]);
   // The step log's last events go with the ending, in its transaction.
   const stepLog = await prepared.writer.handOver();
   const durationMs = now() - prepared.started;
-  const ending = endingOf(outcome, progress.data, progress.step, deps.memoryMb);
+  const ending = overQuota(
+    endingOf(outcome, progress.data, progress.step, deps.memoryMb),
+    prepared.fileIndex.refused,
+    deps.files.uploads.quotaBytes,
+  );
   const at = deps.clock.now();
 
   switch (ending.outcome) {
@@ -77,18 +83,52 @@ export async function endUnstarted(
   return false;
 }
 
+/**
+ * A run that stored a file its owner's storage quota refused ends in reset naming the quota,
+ * however its steps went on (a cancel or a time limit stands).
+ */
+function overQuota(
+  ending: RunHostResult,
+  refused: readonly string[],
+  quotaBytes: number | null,
+): RunHostResult {
+  const [file] = refused;
+  if (file === undefined || ending.outcome === "aborted") return ending;
+  const quota = quotaBytes ?? 0;
+  const message = `${file} would take the owner's stored files over their quota of ${formatBytes(quota)} (${quota} bytes, OWNER_STORAGE_MAX_BYTES); it was not kept`;
+  const step = ending.outcome === "failed" ? ending.step : undefined;
+  const { error: _previous, ...kept } = ending.data;
+  return {
+    outcome: "failed",
+    data: kept,
+    error: { step: step?.label ?? null, message },
+    ...(step && { step }),
+  };
+}
+
 /** Records how the run's browser closed: its video, or its processes killed if it was lost. */
-function recordClosing(
+async function recordClosing(
   { deps, run }: RunContext,
-  { writer, budget }: PreparedRun,
+  { writer, budget, videoPath }: PreparedRun,
   { video, abandoned }: { video: RecordedVideo | null; abandoned: boolean },
-): void {
+): Promise<void> {
   if (abandoned) {
     const killed = killBrowserProcesses(run.id);
     if (killed > 0)
       deps.logger.warn({ killed }, "killed the browser of a run whose process was lost");
   }
   if (video === null) return;
+  const size = (await stat(videoPath).catch(() => null))?.size ?? 0;
+  if (!(await deps.files.runFiles.recordVideo(run.id, run.owner, size))) {
+    // Written after the run's work, a video over the owner's quota is dropped, and the log says so.
+    await rm(videoPath, { force: true });
+    const quota = deps.files.uploads.quotaBytes ?? 0;
+    const message = `the video (${formatBytes(size)}) was not kept: it would take the owner's stored files over their quota of ${formatBytes(quota)} (${quota} bytes, OWNER_STORAGE_MAX_BYTES)`;
+    writer.push(
+      budget.admit({ runId: run.id, at: deps.clock.now(), type: "log", level: "warn", message }),
+    );
+    return;
+  }
   const { width, height, frames, durationMs: duration_ms } = video;
   writer.push(
     budget.admit({

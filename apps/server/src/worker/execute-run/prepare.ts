@@ -90,7 +90,7 @@ export async function prepareRun(
     control.abort(new RunStop("timeout")),
   );
   const filesDir = deps.fileStore.filesDirOf(run.id);
-  const fileIndex = new FileIndexWriter(deps.files.runFiles, run.id, logger);
+  const fileIndex = new FileIndexWriter(deps.files.runFiles, run.id, filesDir, logger);
   const stored = await storeFileInputs(context, definition, opened.inputs, {
     filesDir,
     fileIndex,

@@ -1,0 +1,89 @@
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+
+/**
+ * How often a run process's memory is measured while it runs. Buffers (a response body being
+ * read) live outside the V8 heap, so `--max-old-space-size` alone never stops them; on loopback
+ * a body grows by a few hundred MB in this time at most.
+ */
+export const RUN_MEMORY_CHECK_MS = 100;
+
+/**
+ * The memory a run process holds of its own: its resident anonymous pages (V8's heap, buffers,
+ * native allocations) — resident set size without the file-backed pages of the Node binary and
+ * its libraries, which every Node process shares and no run can grow. Undefined once the process
+ * is gone, or where /proc cannot tell (not Linux).
+ */
+export async function residentBytes(pid: number): Promise<number | undefined> {
+  try {
+    return ownBytes(await readFile(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** residentBytes, read at once: for the moment a process is handed back for another run. */
+export function residentBytesNow(pid: number): number | undefined {
+  try {
+    return ownBytes(readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+function ownBytes(status: string): number | undefined {
+  // RssAnon since Linux 4.5; before it, the whole resident set.
+  return kilobytes(status, "RssAnon") ?? kilobytes(status, "VmRSS");
+}
+
+function kilobytes(text: string, field: string): number | undefined {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(text);
+  return match === null ? undefined : Number(match[1]) * 1024;
+}
+
+export interface RunMemoryWatch {
+  stop(): void;
+}
+
+/**
+ * Measures the process `pid` every RUN_MEMORY_CHECK_MS; the first time it holds more than
+ * `limitBytes`, stops and tells `onExceeded` (the caller kills it). Measuring that fails for
+ * good (no /proc) leaves only the heap limit, and `unmeasured` says so once.
+ */
+export function watchRunMemory(
+  pid: number,
+  limitBytes: number,
+  onExceeded: (bytes: number) => void,
+  unmeasured: () => void,
+): RunMemoryWatch {
+  let stopped = false;
+  let measuring = false;
+  let failures = 0;
+  const timer = setInterval(() => {
+    if (measuring || stopped) return;
+    measuring = true;
+    void residentBytes(pid)
+      .then((bytes) => {
+        if (stopped) return;
+        if (bytes === undefined) {
+          failures += 1;
+          if (failures === 3) unmeasured();
+          return;
+        }
+        failures = 0;
+        if (bytes <= limitBytes) return;
+        stop();
+        onExceeded(bytes);
+      })
+      .finally(() => {
+        measuring = false;
+      });
+  }, RUN_MEMORY_CHECK_MS);
+  // A watch alone must not keep the worker alive.
+  timer.unref();
+  function stop(): void {
+    stopped = true;
+    clearInterval(timer);
+  }
+  return { stop };
+}

@@ -1,0 +1,23 @@
+-- The bytes each owner keeps, and the size of each run's video (docs/decisions/0049-owner-storage-quota.md).
+-- CreateTable
+CREATE TABLE "owner_storage" (
+    "owner" TEXT NOT NULL PRIMARY KEY,
+    "bytes" BIGINT NOT NULL DEFAULT 0
+);
+
+-- CreateTable
+CREATE TABLE "run_videos" (
+    "run_id" TEXT NOT NULL PRIMARY KEY,
+    "owner" TEXT NOT NULL,
+    "bytes" BIGINT NOT NULL
+);
+
+-- What owners keep already is counted from the rows that record it; videos recorded before this
+-- migration have no recorded size and are not counted.
+INSERT INTO "owner_storage" ("owner", "bytes")
+SELECT "owner", SUM("bytes") FROM (
+    SELECT "owner", "bytes" FROM "uploaded_files"
+    UNION ALL
+    SELECT "runs"."owner", "run_files"."bytes" FROM "run_files" JOIN "runs" ON "runs"."id" = "run_files"."run_id"
+) AS "kept"
+GROUP BY "owner";
