@@ -14,7 +14,7 @@ import { VIDEO_BYTES } from "./support/videos.js";
  * arrays, wrong content types) a 4xx; every answer is a status the spec declares for the
  * operation with a body valid against its schema, never a 5xx. FUZZ_RUNS sets the cases per
  * operation: 50 by default, in each database's pass, each run with a seed of its own, so the
- * cases add up over runs (docs/decisions/0051-both-flavours-in-one-test-run.md);
+ * cases add up over runs (docs/decisions/0050-both-flavours-in-one-test-run.md);
  * `FUZZ_RUNS=5000` searches longer. A failure prints the seed and path to replay it (FUZZ_SEED,
  * FUZZ_PATH).
  */
