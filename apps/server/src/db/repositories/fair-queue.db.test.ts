@@ -144,6 +144,42 @@ describe("a skill's concurrency", () => {
     expect(await nextClaimOwner()).toBe("bob");
   });
 
+  it("passes over an owner's backlog of held-back runs to its next run that may start", async () => {
+    await open();
+    const held = [];
+    for (let i = 0; i < 30; i++) held.push(await queue("alice", "skill_one"));
+    const free = await queue("alice");
+    expect((await repos.runExecution.claim("worker-1", 30_000))?.id).toBe(held[0]);
+    expect((await repos.runExecution.claim("worker-1", 30_000))?.id).toBe(free);
+    expect(await nextClaimOwner()).toBeNull();
+    // The run holding the skill ends: the oldest of the backlog is next.
+    await repos.runs.cancel("alice", held[0] as string);
+    expect((await repos.runExecution.claim("worker-1", 30_000))?.id).toBe(held[1]);
+  });
+
+  it("counts a key across the owner's skills, each run held to its own skill's limit", async () => {
+    await open();
+    await repos.skills.importAll("alice", [
+      skill("skill_site_two", { concurrency: 2, concurrency_key: "{{ inputs.site }}" }),
+    ]);
+    const two = () =>
+      repos.runs.create({
+        owner: "alice",
+        skill: { id: "skill_site_two", name: "two" },
+        inputs: { site: "x.example" },
+        concurrency: { limit: 2, key: "x.example" },
+      });
+    const first = await two();
+    const one = await queue("alice", "skill_site", "x.example");
+    const second = await two();
+    expect((await repos.runExecution.claim("worker-1", 30_000))?.id).toBe(first.id);
+    // One run of the key holds a worker: skill_site's limit of 1 is reached, skill_site_two's
+    // 2 is not, though no run of skill_site holds one.
+    expect((await repos.runExecution.claim("worker-1", 30_000))?.id).toBe(second.id);
+    expect(await nextClaimOwner()).toBeNull();
+    expect(await waitingFor("alice", one)).toBe("concurrency_key");
+  });
+
   it("counts per concurrency key when the skill has one", async () => {
     await open();
     const x1 = await queue("alice", "skill_site", "x.example");

@@ -1,17 +1,23 @@
 import { placeholders } from "../../direct-sql.js";
-import { limitHolding, ownerHolding } from "./holding.js";
+import { groupHolding, HELD_GROUPS, ownerHolding } from "./holding.js";
 
 /**
  * The next run of the fair queue (docs/decisions/0042-fair-queue-round-robin.md): owners in the
  * order they were last served (never first), each under OWNER_MAX_RUNNING (the parameter), and
  * of the first owner that has one, its oldest queued run whose concurrency limit has room. The
- * sub-select that picks a run carries the locking clause.
+ * runs holding a worker are counted once per skill and per key (`HELD_GROUPS`), and each queued
+ * run is compared with its group's count by a join rather than a count of its own, so that an
+ * owner's backlog of held-back runs costs a claim an index step each
+ * (docs/decisions/0043-queue-limits-counted-at-claim.md). The locking clause names the run.
  */
 function pickNext(lock: string): string {
   return `SELECT r.id FROM run_owners o
-      JOIN runs r ON r.id = (SELECT q.id FROM runs q
+      JOIN runs r ON r.id = (${HELD_GROUPS}
+        SELECT q.id FROM runs q
+          LEFT JOIN held_skill hs ON hs.owner = q.owner AND hs.skill_id = q.skill_id
+          LEFT JOIN held_key hk ON hk.owner = q.owner AND hk.concurrency_key = q.concurrency_key
         WHERE q.owner = o.owner AND q.state IS NULL
-          AND (q.concurrency_limit IS NULL OR ${limitHolding("q")} < q.concurrency_limit)
+          AND (q.concurrency_limit IS NULL OR ${groupHolding("q", "hs", "hk")} < q.concurrency_limit)
         ORDER BY q.created_at, q.id LIMIT 1 ${lock})
       WHERE ${ownerHolding("o")} < ?
       ORDER BY o.last_served, o.owner LIMIT 1`;
@@ -65,7 +71,7 @@ export const LOCK_CLAIMS = `SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`;
  * waiting for it.
  */
 export const CLAIM_POSTGRES = `
-  WITH claimed AS (${claimNext("FOR UPDATE SKIP LOCKED")}),
+  WITH claimed AS (${claimNext("FOR UPDATE OF q SKIP LOCKED")}),
     served AS (UPDATE run_owners SET last_served = (SELECT MAX(last_served) + 1 FROM run_owners)
       WHERE owner IN (SELECT owner FROM claimed)),
     logged AS (

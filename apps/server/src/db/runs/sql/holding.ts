@@ -22,3 +22,24 @@ export function limitHolding(row: string): string {
         WHERE h.owner = ${row}.owner AND h.concurrency_key = ${row}.concurrency_key AND ${HOLDING})
     END)`;
 }
+
+/**
+ * The runs holding a worker counted by owner and skill (`held_skill`) and by owner and
+ * concurrency key (`held_key`), as a `WITH` for a select over queued runs: one read of the runs
+ * holding a worker (as many as there are slots), whatever the queue holds. Not correlated with
+ * the owner: SQLite evaluates a correlated `WITH` again for every row that reads it.
+ */
+export const HELD_GROUPS = `WITH held_skill AS (SELECT h.owner, h.skill_id, COUNT(*) AS n
+      FROM runs h WHERE ${HOLDING} GROUP BY h.owner, h.skill_id),
+    held_key AS (SELECT h.owner, h.concurrency_key, COUNT(*) AS n
+      FROM runs h WHERE ${HOLDING} AND h.concurrency_key IS NOT NULL
+      GROUP BY h.owner, h.concurrency_key)`;
+
+/**
+ * `limitHolding` read from `HELD_GROUPS` joined to the run `row` (as `skill` and `key`): what
+ * counts against its concurrency limit.
+ */
+export function groupHolding(row: string, skill: string, key: string): string {
+  return `(CASE WHEN ${row}.concurrency_key IS NULL THEN COALESCE(${skill}.n, 0)
+    ELSE COALESCE(${key}.n, 0) END)`;
+}
