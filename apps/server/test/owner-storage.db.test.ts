@@ -23,7 +23,7 @@ const QUOTA_413 = {
     "Storage quota exceeded: this file would take the files you keep over your quota of 10 MB (10485760 bytes); delete files or wait for retention",
 };
 
-// Answers /<n> with n MB.
+// Answers /<n> with n MB; /hold never answers.
 let bodies: Server;
 let bodiesOrigin: string;
 
@@ -40,12 +40,28 @@ steps:
   - set: { after: 1 }
 `;
 
+// Its step after the file waits for an answer that never comes (for 5 minutes): only the
+// refusal of the file ends the run before then.
+const HOLDER = `
+id: skill_holder
+name: Holder
+inputs:
+  - { json_key: origin, data_type: string }
+steps:
+  - id: big
+    http: { url: "{{ inputs.origin }}/3", save_to_file: big.bin }
+  - id: hold
+    http: { url: "{{ inputs.origin }}/hold", timeout: 5m }
+  - set: { after: 1 }
+`;
+
 let server: TestServer;
 let key: string;
 let alice: RunClient;
 
 beforeAll(async () => {
   bodies = createServer((request, response) => {
+    if (request.url === "/hold") return;
     const size = Number((request.url ?? "/0").slice(1)) * MB;
     response.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.alloc(size));
   });
@@ -55,7 +71,7 @@ beforeAll(async () => {
     worker: { concurrency: 1 },
     env: { OWNER_STORAGE_MAX_BYTES: String(QUOTA) },
   });
-  await server.importSkillYaml("alice", SAVER);
+  await server.importSkillYaml("alice", SAVER, HOLDER);
   key = await server.keyFor("alice");
   alice = new RunClient(server.origin, key);
 });
@@ -78,6 +94,17 @@ async function upload(megabytes: number): Promise<{ status: number; body: unknow
 }
 
 const used = () => server.repos.storage.used("alice");
+/** A retention sweep at `at`, keeping a day: it removes all that is older. */
+const sweep = (at: number) =>
+  new Retention({
+    retention: server.repos.retention,
+    runFiles: server.repos.runFiles,
+    uploads: server.repos.uploads,
+    fileStore: server.fileStore,
+    clock: { now: () => new Date(at) },
+    logger: pino({ level: "silent" }),
+    days: 1,
+  }).sweep();
 const uploadsOnDisk = () => readdirSync(server.fileStore.uploadsDir);
 
 describe("uploads past the owner's quota", () => {
@@ -114,16 +141,6 @@ describe("uploads past the owner's quota", () => {
 describe("a run whose files would pass the owner's quota", () => {
   it("ends in reset naming the quota, its refused file gone from disk, and retention frees the rest", async () => {
     // What the uploads above kept is freed by retention (no run names them).
-    const sweep = (at: number) =>
-      new Retention({
-        retention: server.repos.retention,
-        runFiles: server.repos.runFiles,
-        uploads: server.repos.uploads,
-        fileStore: server.fileStore,
-        clock: { now: () => new Date(at) },
-        logger: pino({ level: "silent" }),
-        days: 1,
-      }).sweep();
     await sweep(Date.now() + 2 * DAY);
     expect(await used()).toBe(0);
     expect((await upload(6)).status).toBe(200);
@@ -145,5 +162,23 @@ describe("a run whose files would pass the owner's quota", () => {
     await sweep(Date.now() + 2 * DAY);
     expect(await used()).toBe(0);
     expect((await upload(9)).status).toBe(200);
+  });
+
+  it("is stopped when the file is refused, not after its later steps", async () => {
+    await sweep(Date.now() + 2 * DAY);
+    expect((await upload(9)).status).toBe(200);
+    // 9 MB kept, 1 MB free: the 3 MB file is refused while the next step waits.
+    const { id } = await alice.start("skill_holder", { origin: bodiesOrigin });
+    const ended = await alice.ended(id, 30_000);
+    expect(ended.state).toBe("reset");
+    // Nothing after the held step ran; which step the stop caught is the engine's timing.
+    expect(Object.keys(ended.data ?? {})).toEqual(["error"]);
+    expect((ended.data as { error: { message: string } }).error.message).toBe(
+      "big.bin would take the owner's stored files over their quota of 10 MB (10485760 bytes, OWNER_STORAGE_MAX_BYTES); it was not kept",
+    );
+    expect(typesOf(await alice.events(id)).at(-1)).toBe("run_failed");
+    expect(await server.repos.runFiles.list("alice", id)).toEqual([]);
+    expect(readdirSync(server.fileStore.filesDirOf(id))).toEqual([]);
+    expect(await used()).toBe(9 * MB);
   });
 });

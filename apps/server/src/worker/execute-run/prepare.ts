@@ -11,6 +11,7 @@ import type { RunContext } from "../execute-run.js";
 import { FileIndexWriter } from "../file-index-writer.js";
 import { RunPause, type RunWatch } from "../run-pause.js";
 import { RunStop } from "../run-stop.js";
+import { fileOverQuotaMessage } from "../storage-quota.js";
 import { TimeLimit } from "../time-limit.js";
 import { timeoutMessageOf } from "./finish.js";
 
@@ -90,7 +91,12 @@ export async function prepareRun(
     control.abort(new RunStop("timeout")),
   );
   const filesDir = deps.fileStore.filesDirOf(run.id);
-  const fileIndex = new FileIndexWriter(deps.files.runFiles, run.id, filesDir, logger);
+  const quota = deps.files.uploads.quotaBytes ?? 0;
+  // Stopped at once: the steps after a refused file would go on without it, their effects
+  // outside the run included, only for the run to end in reset anyway.
+  const fileIndex = new FileIndexWriter(deps.files.runFiles, run.id, filesDir, logger, (name) =>
+    control.abort(new RunStop("quota", fileOverQuotaMessage(name, quota))),
+  );
   const stored = await storeFileInputs(context, definition, opened.inputs, {
     filesDir,
     fileIndex,
