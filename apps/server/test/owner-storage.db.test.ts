@@ -7,6 +7,7 @@ import { Retention } from "../src/files/retention.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call } from "./support/http.js";
 import { RunClient, typesOf } from "./support/runs.js";
+import { declaredResponse, operations } from "./support/spec.js";
 
 /**
  * OWNER_STORAGE_MAX_BYTES: the bytes an owner keeps (uploads, run files, videos) are counted in
@@ -22,6 +23,11 @@ const QUOTA_413 = {
   detail:
     "Storage quota exceeded: this file would take the files you keep over your quota of 10 MB (10485760 bytes); delete files or wait for retention",
 };
+// The body above is the spec's example of the 413, byte for byte (the quota here is the example's).
+const uploadFile = operations().find((op) => op.operationId === "uploadFile");
+const QUOTA_413_EXAMPLE =
+  uploadFile &&
+  declaredResponse(uploadFile, "413").content["application/json"]?.examples?.storage_quota?.value;
 
 // Answers /<n> with n MB; /hold never answers.
 let bodies: Server;
@@ -115,6 +121,7 @@ describe("uploads past the owner's quota", () => {
 
     const over = await upload(6);
     expect(over).toEqual({ status: 413, body: QUOTA_413 });
+    expect(QUOTA_413_EXAMPLE).toEqual(QUOTA_413);
     // Neither a row nor bytes: the count and the folder hold the first upload alone.
     expect(await used()).toBe(6 * MB);
     expect(uploadsOnDisk()).toEqual([(first.body as { id: string }).id]);
