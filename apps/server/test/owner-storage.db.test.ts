@@ -61,6 +61,16 @@ steps:
   - set: { after: 1 }
 `;
 
+// An upload given as a file input is copied into the run's files: counted again.
+const READER = `
+id: skill_reader
+name: Reader
+inputs:
+  - { json_key: report, data_type: file }
+steps:
+  - set: { read: 1 }
+`;
+
 let server: TestServer;
 let key: string;
 let alice: RunClient;
@@ -77,7 +87,7 @@ beforeAll(async () => {
     worker: { concurrency: 1 },
     env: { OWNER_STORAGE_MAX_BYTES: String(QUOTA) },
   });
-  await server.importSkillYaml("alice", SAVER, HOLDER);
+  await server.importSkillYaml("alice", SAVER, HOLDER, READER);
   key = await server.keyFor("alice");
   alice = new RunClient(server.origin, key);
 });
@@ -187,5 +197,26 @@ describe("a run whose files would pass the owner's quota", () => {
     expect(await server.repos.runFiles.list("alice", id)).toEqual([]);
     expect(readdirSync(server.fileStore.filesDirOf(id))).toEqual([]);
     expect(await used()).toBe(9 * MB);
+  });
+
+  it("does not start when its file input's copy would pass the quota", async () => {
+    await sweep(Date.now() + 2 * DAY);
+    const report = await upload(6);
+    expect(report.status).toBe(200);
+    // The 6 MB upload is copied into the run's files: 12 MB, over the 10 MB quota.
+    const { id } = await alice.start("skill_reader", {
+      report: (report.body as { id: string }).id,
+    });
+    const ended = await alice.ended(id, 30_000);
+    expect(ended.state).toBe("reset");
+    expect(ended.data).not.toHaveProperty("read");
+    const types = typesOf(await alice.events(id));
+    expect(types).not.toContain("step_started");
+    expect(types.at(-1)).toBe("run_failed");
+    expect((ended.data as { error: { message: string } }).error.message).toBe(
+      "data.bin would take the owner's stored files over their quota of 10 MB (10485760 bytes, OWNER_STORAGE_MAX_BYTES); it was not kept",
+    );
+    expect(await server.repos.runFiles.list("alice", id)).toEqual([]);
+    expect(await used()).toBe(6 * MB);
   });
 });

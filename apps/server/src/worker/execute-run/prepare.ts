@@ -164,21 +164,33 @@ async function storeFileInputs(
       inputFiles,
       control.signal,
     );
-    return { inputs, inputFiles: inputFiles.list() };
+    // Indexed before the steps start: an input its owner's storage quota refuses is gone from
+    // the folder, and stops the run before any step reads it.
+    await fileIndex.flushed();
+    if (!control.signal.aborted) return { inputs, inputFiles: inputFiles.list() };
+    timeLimit.stop();
+    return stoppedBeforeStart(definition, control.signal, started);
   } catch (error) {
     timeLimit.stop();
     await fileIndex.flushed();
     const { signal } = control;
-    if (signal.aborted) {
-      const reason = signal.reason instanceof RunStop ? signal.reason.kind : null;
-      const timeoutMessage = timeoutMessageOf(definition, signal.reason);
-      return { ready: false, outcome: "aborted", reason, timeoutMessage, started };
-    }
+    if (signal.aborted) return stoppedBeforeStart(definition, signal, started);
     let message = "internal error: the run's file inputs could not be stored";
     if (error instanceof FileInputFailed) message = error.message;
     else deps.logger.error({ err: error }, "could not store a run's file inputs");
     return { ready: false, outcome: "failed", message, started };
   }
+}
+
+/** A run stopped (cancelled, out of time, over its owner's quota) while its inputs were stored. */
+function stoppedBeforeStart(
+  definition: SkillDefinition,
+  signal: AbortSignal,
+  started: number,
+): UnstartedRun {
+  const reason = signal.reason instanceof RunStop ? signal.reason.kind : null;
+  const timeoutMessage = timeoutMessageOf(definition, signal.reason);
+  return { ready: false, outcome: "aborted", reason, timeoutMessage, started };
 }
 
 /** The called skills whose stored definitions are usable; a call of another fails in the run. */
