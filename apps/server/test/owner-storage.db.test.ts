@@ -7,6 +7,7 @@ import { Retention } from "../src/files/retention.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call } from "./support/http.js";
 import { RunClient, typesOf } from "./support/runs.js";
+import { declaredResponse, operations } from "./support/spec.js";
 
 /**
  * OWNER_STORAGE_MAX_BYTES: the bytes an owner keeps (uploads, run files, videos) are counted in
@@ -22,8 +23,13 @@ const QUOTA_413 = {
   detail:
     "Storage quota exceeded: this file would take the files you keep over your quota of 10 MB (10485760 bytes); delete files or wait for retention",
 };
+// The body above is the spec's example of the 413, byte for byte (the quota here is the example's).
+const uploadFile = operations().find((op) => op.operationId === "uploadFile");
+const QUOTA_413_EXAMPLE =
+  uploadFile &&
+  declaredResponse(uploadFile, "413").content["application/json"]?.examples?.storage_quota?.value;
 
-// Answers /<n> with n MB.
+// Answers /<n> with n MB; /hold never answers.
 let bodies: Server;
 let bodiesOrigin: string;
 
@@ -40,12 +46,38 @@ steps:
   - set: { after: 1 }
 `;
 
+// Its step after the file waits for an answer that never comes (for 5 minutes): only the
+// refusal of the file ends the run before then.
+const HOLDER = `
+id: skill_holder
+name: Holder
+inputs:
+  - { json_key: origin, data_type: string }
+steps:
+  - id: big
+    http: { url: "{{ inputs.origin }}/3", save_to_file: big.bin }
+  - id: hold
+    http: { url: "{{ inputs.origin }}/hold", timeout: 5m }
+  - set: { after: 1 }
+`;
+
+// An upload given as a file input is copied into the run's files: counted again.
+const READER = `
+id: skill_reader
+name: Reader
+inputs:
+  - { json_key: report, data_type: file }
+steps:
+  - set: { read: 1 }
+`;
+
 let server: TestServer;
 let key: string;
 let alice: RunClient;
 
 beforeAll(async () => {
   bodies = createServer((request, response) => {
+    if (request.url === "/hold") return;
     const size = Number((request.url ?? "/0").slice(1)) * MB;
     response.writeHead(200, { "content-type": "application/octet-stream" }).end(Buffer.alloc(size));
   });
@@ -55,7 +87,7 @@ beforeAll(async () => {
     worker: { concurrency: 1 },
     env: { OWNER_STORAGE_MAX_BYTES: String(QUOTA) },
   });
-  await server.importSkillYaml("alice", SAVER);
+  await server.importSkillYaml("alice", SAVER, HOLDER, READER);
   key = await server.keyFor("alice");
   alice = new RunClient(server.origin, key);
 });
@@ -78,6 +110,17 @@ async function upload(megabytes: number): Promise<{ status: number; body: unknow
 }
 
 const used = () => server.repos.storage.used("alice");
+/** A retention sweep at `at`, keeping a day: it removes all that is older. */
+const sweep = (at: number) =>
+  new Retention({
+    retention: server.repos.retention,
+    runFiles: server.repos.runFiles,
+    uploads: server.repos.uploads,
+    fileStore: server.fileStore,
+    clock: { now: () => new Date(at) },
+    logger: pino({ level: "silent" }),
+    days: 1,
+  }).sweep();
 const uploadsOnDisk = () => readdirSync(server.fileStore.uploadsDir);
 
 describe("uploads past the owner's quota", () => {
@@ -88,6 +131,7 @@ describe("uploads past the owner's quota", () => {
 
     const over = await upload(6);
     expect(over).toEqual({ status: 413, body: QUOTA_413 });
+    expect(QUOTA_413_EXAMPLE).toEqual(QUOTA_413);
     // Neither a row nor bytes: the count and the folder hold the first upload alone.
     expect(await used()).toBe(6 * MB);
     expect(uploadsOnDisk()).toEqual([(first.body as { id: string }).id]);
@@ -114,16 +158,6 @@ describe("uploads past the owner's quota", () => {
 describe("a run whose files would pass the owner's quota", () => {
   it("ends in reset naming the quota, its refused file gone from disk, and retention frees the rest", async () => {
     // What the uploads above kept is freed by retention (no run names them).
-    const sweep = (at: number) =>
-      new Retention({
-        retention: server.repos.retention,
-        runFiles: server.repos.runFiles,
-        uploads: server.repos.uploads,
-        fileStore: server.fileStore,
-        clock: { now: () => new Date(at) },
-        logger: pino({ level: "silent" }),
-        days: 1,
-      }).sweep();
     await sweep(Date.now() + 2 * DAY);
     expect(await used()).toBe(0);
     expect((await upload(6)).status).toBe(200);
@@ -145,5 +179,44 @@ describe("a run whose files would pass the owner's quota", () => {
     await sweep(Date.now() + 2 * DAY);
     expect(await used()).toBe(0);
     expect((await upload(9)).status).toBe(200);
+  });
+
+  it("is stopped when the file is refused, not after its later steps", async () => {
+    await sweep(Date.now() + 2 * DAY);
+    expect((await upload(9)).status).toBe(200);
+    // 9 MB kept, 1 MB free: the 3 MB file is refused while the next step waits.
+    const { id } = await alice.start("skill_holder", { origin: bodiesOrigin });
+    const ended = await alice.ended(id, 30_000);
+    expect(ended.state).toBe("reset");
+    // Nothing after the held step ran; which step the stop caught is the engine's timing.
+    expect(Object.keys(ended.data ?? {})).toEqual(["error"]);
+    expect((ended.data as { error: { message: string } }).error.message).toBe(
+      "big.bin would take the owner's stored files over their quota of 10 MB (10485760 bytes, OWNER_STORAGE_MAX_BYTES); it was not kept",
+    );
+    expect(typesOf(await alice.events(id)).at(-1)).toBe("run_failed");
+    expect(await server.repos.runFiles.list("alice", id)).toEqual([]);
+    expect(readdirSync(server.fileStore.filesDirOf(id))).toEqual([]);
+    expect(await used()).toBe(9 * MB);
+  });
+
+  it("does not start when its file input's copy would pass the quota", async () => {
+    await sweep(Date.now() + 2 * DAY);
+    const report = await upload(6);
+    expect(report.status).toBe(200);
+    // The 6 MB upload is copied into the run's files: 12 MB, over the 10 MB quota.
+    const { id } = await alice.start("skill_reader", {
+      report: (report.body as { id: string }).id,
+    });
+    const ended = await alice.ended(id, 30_000);
+    expect(ended.state).toBe("reset");
+    expect(ended.data).not.toHaveProperty("read");
+    const types = typesOf(await alice.events(id));
+    expect(types).not.toContain("step_started");
+    expect(types.at(-1)).toBe("run_failed");
+    expect((ended.data as { error: { message: string } }).error.message).toBe(
+      "data.bin would take the owner's stored files over their quota of 10 MB (10485760 bytes, OWNER_STORAGE_MAX_BYTES); it was not kept",
+    );
+    expect(await server.repos.runFiles.list("alice", id)).toEqual([]);
+    expect(await used()).toBe(6 * MB);
   });
 });

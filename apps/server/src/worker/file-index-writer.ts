@@ -9,7 +9,7 @@ import type { RunFileRepository } from "../db/repositories/run-files.js";
  * reports them, so that the files endpoints list every file of an ended run. A row that cannot
  * be written is logged; the file stays in the run's folder. A file that would take the run's
  * owner past OWNER_STORAGE_MAX_BYTES is not indexed and is removed from the folder: `refused`
- * names it, and the run ends in reset saying so.
+ * names it, `onRefused` is told (the run is stopped at once), and the run ends in reset saying so.
  */
 export class FileIndexWriter {
   private written: Promise<void> = Promise.resolve();
@@ -21,6 +21,7 @@ export class FileIndexWriter {
     private readonly runId: string,
     private readonly dir: string,
     private readonly log: Logger,
+    private readonly onRefused: (name: string) => void = () => undefined,
   ) {}
 
   push(file: RunFile): void {
@@ -36,6 +37,7 @@ export class FileIndexWriter {
     try {
       if (await this.runFiles.record(this.runId, file)) return;
       this.refused.push(file.name);
+      this.onRefused(file.name);
       // Not counted, so not kept: no bytes on disk that no row accounts for.
       await rm(join(this.dir, file.name), { force: true });
     } catch (error) {

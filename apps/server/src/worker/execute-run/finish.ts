@@ -15,6 +15,7 @@ import { EventBudget } from "../event-limits.js";
 import type { ExecuteRunDeps, RunContext } from "../execute-run.js";
 import type { HostOutcome } from "../run-hosts.js";
 import { RunStop } from "../run-stop.js";
+import { fileOverQuotaMessage } from "../storage-quota.js";
 import type { HostedWork } from "./host.js";
 import type { PreparedRun, UnstartedRun } from "./prepare.js";
 
@@ -84,8 +85,9 @@ export async function endUnstarted(
 }
 
 /**
- * A run that stored a file its owner's storage quota refused ends in reset naming the quota,
- * however its steps went on (a cancel or a time limit stands).
+ * A run that stored a file its owner's storage quota refused ends in reset naming the quota: the
+ * refusal stops it (`quota`), but the engine may have ended by itself before (the refused file
+ * its last step), and then its ending is replaced. A cancel or a time limit stands.
  */
 function overQuota(
   ending: RunHostResult,
@@ -94,8 +96,7 @@ function overQuota(
 ): RunHostResult {
   const [file] = refused;
   if (file === undefined || ending.outcome === "aborted") return ending;
-  const quota = quotaBytes ?? 0;
-  const message = `${file} would take the owner's stored files over their quota of ${formatBytes(quota)} (${quota} bytes, OWNER_STORAGE_MAX_BYTES); it was not kept`;
+  const message = fileOverQuotaMessage(file, quotaBytes ?? 0);
   const step = ending.outcome === "failed" ? ending.step : undefined;
   const { error: _previous, ...kept } = ending.data;
   return {
@@ -167,7 +168,10 @@ function endingOf(
   }
 }
 
-/** Why a run that was stopped for time ended: its time limit, or an ask nobody answered. */
+/**
+ * What a stopped run's ending says: the stop's own explanation (an ask nobody answered, a file
+ * over the storage quota), else the run's time limit.
+ */
 export function timeoutMessageOf(definition: SkillDefinition, reason: unknown): string {
   if (reason instanceof RunStop && reason.explanation !== undefined) return reason.explanation;
   const limit = definition.timeout ?? `${DEFAULT_SKILL_TIMEOUT_MS / 60_000}m`;
@@ -176,13 +180,14 @@ export function timeoutMessageOf(definition: SkillDefinition, reason: unknown): 
 
 /**
  * Ends the run after the engine was stopped, as the reason of the stop says; true when it was
- * put back in the queue. `stepLog`: its last events, not yet written.
+ * put back in the queue. `explanation`: what timeoutMessageOf says of the stop (a timeout's
+ * message, or the quota a `quota` stop names). `stepLog`: its last events, not yet written.
  */
 async function stopped(
   deps: ExecuteRunDeps,
   holder: Holder,
   result: Extract<RunHostResult, { outcome: "aborted" }>,
-  timeoutMessage: string,
+  explanation: string,
   durationMs: number,
   effectsStep?: StepRef,
   stepLog: readonly NewRunEvent[] = [],
@@ -197,7 +202,7 @@ async function stopped(
   };
   switch (kind) {
     case "timeout": {
-      const message = timeoutMessage;
+      const message = explanation;
       const error: StepError = { step: result.step?.label ?? null, message };
       const event: NewRunEvent = { ...base, type: "run_timed_out", message, data: { error } };
       await end(deps, holder, "timeout", { ...result.data, error }, event, stepLog);
@@ -230,6 +235,14 @@ async function stopped(
       });
       if (released) deps.logger.info({ durationMs }, "run put back in the queue: worker shut down");
       return released;
+    }
+    case "quota": {
+      // A file the run stored was refused for its owner's storage quota: the stop says which.
+      const message = explanation;
+      const error: StepError = { step: result.step?.label ?? null, message };
+      const event: NewRunEvent = { ...base, type: "run_failed", message, data: { error } };
+      await end(deps, holder, "reset", { ...result.data, error }, event, stepLog);
+      return false;
     }
     case "lost":
       deps.logger.warn("stopped a run this worker no longer holds");

@@ -11,6 +11,7 @@ import type { RunContext } from "../execute-run.js";
 import { FileIndexWriter } from "../file-index-writer.js";
 import { RunPause, type RunWatch } from "../run-pause.js";
 import { RunStop } from "../run-stop.js";
+import { fileOverQuotaMessage } from "../storage-quota.js";
 import { TimeLimit } from "../time-limit.js";
 import { timeoutMessageOf } from "./finish.js";
 
@@ -90,7 +91,12 @@ export async function prepareRun(
     control.abort(new RunStop("timeout")),
   );
   const filesDir = deps.fileStore.filesDirOf(run.id);
-  const fileIndex = new FileIndexWriter(deps.files.runFiles, run.id, filesDir, logger);
+  const quota = deps.files.uploads.quotaBytes ?? 0;
+  // Stopped at once: the steps after a refused file would go on without it, their effects
+  // outside the run included, only for the run to end in reset anyway.
+  const fileIndex = new FileIndexWriter(deps.files.runFiles, run.id, filesDir, logger, (name) =>
+    control.abort(new RunStop("quota", fileOverQuotaMessage(name, quota))),
+  );
   const stored = await storeFileInputs(context, definition, opened.inputs, {
     filesDir,
     fileIndex,
@@ -158,21 +164,33 @@ async function storeFileInputs(
       inputFiles,
       control.signal,
     );
-    return { inputs, inputFiles: inputFiles.list() };
+    // Indexed before the steps start: an input its owner's storage quota refuses is gone from
+    // the folder, and stops the run before any step reads it.
+    await fileIndex.flushed();
+    if (!control.signal.aborted) return { inputs, inputFiles: inputFiles.list() };
+    timeLimit.stop();
+    return stoppedBeforeStart(definition, control.signal, started);
   } catch (error) {
     timeLimit.stop();
     await fileIndex.flushed();
     const { signal } = control;
-    if (signal.aborted) {
-      const reason = signal.reason instanceof RunStop ? signal.reason.kind : null;
-      const timeoutMessage = timeoutMessageOf(definition, signal.reason);
-      return { ready: false, outcome: "aborted", reason, timeoutMessage, started };
-    }
+    if (signal.aborted) return stoppedBeforeStart(definition, signal, started);
     let message = "internal error: the run's file inputs could not be stored";
     if (error instanceof FileInputFailed) message = error.message;
     else deps.logger.error({ err: error }, "could not store a run's file inputs");
     return { ready: false, outcome: "failed", message, started };
   }
+}
+
+/** A run stopped (cancelled, out of time, over its owner's quota) while its inputs were stored. */
+function stoppedBeforeStart(
+  definition: SkillDefinition,
+  signal: AbortSignal,
+  started: number,
+): UnstartedRun {
+  const reason = signal.reason instanceof RunStop ? signal.reason.kind : null;
+  const timeoutMessage = timeoutMessageOf(definition, signal.reason);
+  return { ready: false, outcome: "aborted", reason, timeoutMessage, started };
 }
 
 /** The called skills whose stored definitions are usable; a call of another fails in the run. */

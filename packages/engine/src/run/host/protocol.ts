@@ -9,8 +9,11 @@ import type { EngineEvent, ExecutionResult, PauseRequest, RunInfo, StepRef } fro
 // The messages between a server's run slot and the process (run-host.ts) that executes runs for
 // it, one at a time. Everything here crosses a process boundary, so it is plain data.
 
-/** Why the host's run is stopped; the abort signal's reason inside the host. */
-export type StopKind = "cancel" | "timeout" | "shutdown" | "lost";
+/**
+ * Why the host's run is stopped; the abort signal's reason inside the host. `quota`: what the run
+ * stored was refused by the server (its owner's storage quota).
+ */
+export type StopKind = "cancel" | "timeout" | "shutdown" | "lost" | "quota";
 
 /** One run for a host to execute. */
 export interface RunJob {
