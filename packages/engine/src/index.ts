@@ -83,6 +83,7 @@ export type {
   StepError,
   StepRef,
 } from "./run/types.js";
+export { type OverLimitWatch, watchOverLimit } from "./run/watch-over-limit.js";
 export type { HttpResult } from "./steps/http-response.js";
 export { MAX_CALL_DEPTH, MAX_ITERATIONS } from "./steps/loop-limits.js";
 export { readExcerpt } from "./steps/read-body.js";

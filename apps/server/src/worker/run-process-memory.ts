@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { type OverLimitWatch, watchOverLimit } from "@skillrun/engine";
 
 /**
  * How often a run process's memory is measured while it runs. Buffers (a response body being
@@ -41,10 +42,6 @@ function kilobytes(text: string, field: string): number | undefined {
   return match === null ? undefined : Number(match[1]) * 1024;
 }
 
-export interface RunMemoryWatch {
-  stop(): void;
-}
-
 /**
  * Measures the process `pid` every RUN_MEMORY_CHECK_MS; the first time it holds more than
  * `limitBytes`, stops and tells `onExceeded` (the caller kills it). Measuring that fails for
@@ -55,35 +52,15 @@ export function watchRunMemory(
   limitBytes: number,
   onExceeded: (bytes: number) => void,
   unmeasured: () => void,
-): RunMemoryWatch {
-  let stopped = false;
-  let measuring = false;
-  let failures = 0;
-  const timer = setInterval(() => {
-    if (measuring || stopped) return;
-    measuring = true;
-    void residentBytes(pid)
-      .then((bytes) => {
-        if (stopped) return;
-        if (bytes === undefined) {
-          failures += 1;
-          if (failures === 3) unmeasured();
-          return;
-        }
-        failures = 0;
-        if (bytes <= limitBytes) return;
-        stop();
-        onExceeded(bytes);
-      })
-      .finally(() => {
-        measuring = false;
-      });
-  }, RUN_MEMORY_CHECK_MS);
-  // A watch alone must not keep the worker alive.
-  timer.unref();
-  function stop(): void {
-    stopped = true;
-    clearInterval(timer);
-  }
-  return { stop };
+): OverLimitWatch {
+  return watchOverLimit(
+    async () => {
+      const bytes = await residentBytes(pid);
+      if (bytes === undefined) throw new Error(`no memory figure for process ${pid}`);
+      return { bytes };
+    },
+    { everyMs: RUN_MEMORY_CHECK_MS, limitBytes },
+    ({ bytes }) => onExceeded(bytes),
+    unmeasured,
+  );
 }

@@ -1,3 +1,4 @@
+import { watchOverLimit } from "../run/watch-over-limit.js";
 import { firstLine } from "./error-text.js";
 import { sessionMemory } from "./session-memory.js";
 
@@ -39,37 +40,15 @@ export function watchMemory(
   onExceeded: (error: BrowserMemoryExceeded) => void,
   problem: (message: string) => void,
 ): MemoryWatchdog {
-  let stopped = false;
-  let measuring = false;
-  let failures = 0;
-  const timer = setInterval(() => {
-    if (measuring || stopped) return;
-    measuring = true;
-    sessionMemory(leader)
-      .then(({ pids, bytes }) => {
-        failures = 0;
-        if (stopped || bytes <= limitBytes) return;
-        stop();
-        onExceeded(new BrowserMemoryExceeded(bytes, limitBytes));
-        kill(leader, pids);
-      })
-      .catch((error: unknown) => {
-        // /proc unreadable for a moment is tolerated; for good, the run must know it is unguarded.
-        failures += 1;
-        if (failures === 3) problem(`browser memory not measured: ${firstLine(error)}`);
-      })
-      .finally(() => {
-        measuring = false;
-      });
-  }, MEMORY_CHECK_MS);
-  // A watchdog alone must not keep the process alive.
-  timer.unref();
-
-  function stop(): void {
-    stopped = true;
-    clearInterval(timer);
-  }
-  return { stop };
+  return watchOverLimit(
+    () => sessionMemory(leader),
+    { everyMs: MEMORY_CHECK_MS, limitBytes },
+    ({ pids, bytes }) => {
+      onExceeded(new BrowserMemoryExceeded(bytes, limitBytes));
+      kill(leader, pids);
+    },
+    (error) => problem(`browser memory not measured: ${firstLine(error)}`),
+  );
 }
 
 /** Kills the browser's process group, then each of its processes left outside that group. */
