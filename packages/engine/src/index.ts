@@ -1,6 +1,7 @@
 // The engine's public face: what the server (and a future client-side runner) builds on.
 
 export type { BrowserAccess } from "./browser/browser-access.js";
+export type { BrowserSnapshot } from "./browser/browser-snapshot.js";
 export { DEFAULT_CHROMIUM_USER } from "./browser/chromium-user.js";
 export { type ChromiumEnv, ChromiumNotFound, findChromium } from "./browser/find-chromium.js";
 export { BrowserMemoryExceeded } from "./browser/memory-watchdog.js";
@@ -61,6 +62,14 @@ export { type AddressRule, forbiddenAddress, type Verdict } from "./network/addr
 export { guardedDispatcher } from "./network/dispatcher.js";
 export { createNetworkGuard, type NetworkGuard, NetworkRefused } from "./network/guard.js";
 export { DEFAULT_NETWORK_POLICY, type NetworkPolicy, type Resolver } from "./network/policy.js";
+export {
+  CHECKPOINT_VERSION,
+  type Checkpoint,
+  type CheckpointLevel,
+  checkpointProblem,
+  type SkillSnapshot,
+  stepAt,
+} from "./run/checkpoint.js";
 export { executeSkill } from "./run/execute-skill.js";
 export { RUN_HOST_ENTRY } from "./run/host/entry.js";
 export type {

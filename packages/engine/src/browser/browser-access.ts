@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import type { DialogChoice } from "../definition/types.js";
+import type { BrowserSnapshot } from "./browser-snapshot.js";
 
 /** The kinds of JavaScript dialog a page can open. */
 export type DialogType = "alert" | "confirm" | "prompt" | "beforeunload";
@@ -50,6 +51,8 @@ export interface BrowserAccess {
   switchTab(which: "last" | number, timeoutMs: number, signal: AbortSignal): Promise<TabInfo>;
   /** Closes the current tab and makes the one current before it current again; never the last. */
   closeTab(): Promise<TabInfo>;
+  /** The tabs' addresses and the storage, for a checkpoint; null while the browser has not started. */
+  snapshot(): Promise<BrowserSnapshot | null>;
   /**
    * Milliseconds since the first frame of the run's video: where "now" is in it (0 until that
    * frame comes). Undefined while the browser has not started and when there is no video.

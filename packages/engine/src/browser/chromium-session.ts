@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { StorageState } from "./browser-snapshot.js";
 import type { ChromiumLauncher } from "./chromium-user.js";
 import { firstLine } from "./error-text.js";
 import type { Viewport } from "./types.js";
@@ -40,6 +41,8 @@ export async function launchChromium(
   sandbox: boolean,
   /** More flags, e.g. the network guard's proxy. */
   extraArgs: readonly string[] = [],
+  /** Cookies and localStorage the context starts with (a restored checkpoint's). */
+  storageState?: StorageState,
 ): Promise<ChromiumSession> {
   // Loaded here, by the run processes that launch a browser, and by no other process.
   const { chromium } = await import("playwright-core");
@@ -64,7 +67,7 @@ export async function launchChromium(
   });
   const pid = await browserPid(browser);
   try {
-    const context = await browser.newContext({ viewport });
+    const context = await browser.newContext({ viewport, ...(storageState && { storageState }) });
     const page = await context.newPage();
     return { browser, context, page, pid };
   } catch (error) {

@@ -1,6 +1,7 @@
 import { type GuardedProxy, startGuardedProxy } from "../network/browser-proxy.js";
 import { createNetworkGuard } from "../network/guard.js";
 import type { DialogHandler } from "./browser-access.js";
+import { reopenTabs, snapshotBrowser, storageStateOf } from "./browser-snapshot.js";
 import { type ChromiumSession, closeChromium } from "./chromium-session.js";
 import { type ChromiumLauncher, chromiumLauncher, DEFAULT_CHROMIUM_USER } from "./chromium-user.js";
 import { answerDialogs } from "./dialogs.js";
@@ -69,6 +70,7 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
         options.tag,
         problem,
         proxy.chromiumArgs,
+        options.restore && storageStateOf(options.restore),
       );
     } catch (error) {
       await launcher?.dispose();
@@ -100,6 +102,9 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
       problem,
     );
     opened = { session, launcher, proxy, recorder, watchdog, tabs };
+    if (options.restore !== undefined) {
+      await reopenTabs(session.context, session.page, tabs, options.restore, problem);
+    }
     return opened;
   }
 
@@ -167,6 +172,12 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
       switchTab: async (which, timeoutMs, signal) =>
         (await browser()).tabs.switchTo(which, timeoutMs, signal),
       closeTab: async () => (await browser()).tabs.closeCurrent(),
+      async snapshot() {
+        // Only a browser that is open: a checkpoint never launches one.
+        const open = await opening?.catch(() => undefined);
+        if (open === undefined || closing !== undefined) return null;
+        return snapshotBrowser(open.session.context, open.tabs);
+      },
       videoOffsetMs: () => (closing === undefined ? opened?.recorder?.offsetMs() : undefined),
     },
     close() {

@@ -99,6 +99,17 @@ export class Tabs {
     return this.info(this.page());
   }
 
+  /** Every open tab, in the order they opened, and the place of the current one among them. */
+  list(): { pages: readonly Page[]; current: number } {
+    return { pages: [...this.pages], current: this.current ? this.pages.indexOf(this.current) : 0 };
+  }
+
+  /** Makes the tab at `index` current, when it is open (a restored run's current tab). */
+  async show(index: number): Promise<void> {
+    const page = this.pages[index];
+    if (page !== undefined && page !== this.current) await this.makeCurrent(page);
+  }
+
   private opened(page: Page): void {
     if (this.pages.includes(page)) return;
     this.pages.push(page);

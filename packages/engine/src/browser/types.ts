@@ -1,5 +1,6 @@
 import type { NetworkPolicy } from "../network/policy.js";
 import type { BrowserAccess } from "./browser-access.js";
+import type { BrowserSnapshot } from "./browser-snapshot.js";
 import type { BrowserMemoryExceeded } from "./memory-watchdog.js";
 
 /** A page size in CSS pixels. */
@@ -50,6 +51,11 @@ export interface RunBrowserOptions {
   network?: NetworkPolicy;
   /** Told about each problem that does not fail a step (recording, closing), as it happens. */
   onProblem?: (message: string) => void;
+  /**
+   * A checkpoint's browser to start from: the context starts with its storage and its tabs are
+   * opened again as the browser launches (see reopenTabs).
+   */
+  restore?: BrowserSnapshot;
 }
 
 /** A finished recording. */

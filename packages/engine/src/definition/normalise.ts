@@ -19,6 +19,7 @@ export interface WrittenSkillDefinition {
   on_dialog?: DialogChoice;
   output?: Record<string, unknown>;
   on_worker_loss?: WorkerLossChoice;
+  on_resume?: Step[];
   concurrency?: number;
   concurrency_key?: string;
 }
@@ -39,7 +40,7 @@ interface WrittenInput {
  */
 export function normaliseSkillDefinition(written: WrittenSkillDefinition): SkillDefinition {
   const { id, name, description, timeout, steps, on_dialog, output, on_worker_loss } = written;
-  const { concurrency, concurrency_key } = written;
+  const { concurrency, concurrency_key, on_resume } = written;
   return {
     id,
     name,
@@ -51,6 +52,7 @@ export function normaliseSkillDefinition(written: WrittenSkillDefinition): Skill
     ...(on_dialog === undefined ? {} : { on_dialog }),
     ...(output === undefined ? {} : { output }),
     ...(on_worker_loss === undefined ? {} : { on_worker_loss }),
+    ...(on_resume === undefined ? {} : { on_resume }),
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(concurrency_key === undefined ? {} : { concurrency_key }),
   };

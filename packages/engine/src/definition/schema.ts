@@ -90,9 +90,16 @@ export const skillDefinitionSchema: SchemaObject = {
       description: "When present, the run's data at the end is exactly this map.",
     },
     on_worker_loss: {
-      enum: ["reset", "restart"],
+      enum: ["resume", "reset", "restart"],
       description:
-        "What becomes of a run whose worker is lost after a step with effects (a browser step, an http other than GET or HEAD) began: reset (the default) ends it, restart runs it again.",
+        "What becomes of a run whose worker is lost: resume (the default) goes on from its last checkpoint, unless the worker was lost inside a step with effects (a browser step, an http other than GET or HEAD), which ends it in reset; reset ends it once a step with effects began; restart runs it again from the start.",
+    },
+    on_resume: {
+      type: "array",
+      minItems: 1,
+      items: ref("step"),
+      description:
+        "Steps run first whenever the run goes on from a checkpoint (a resume after a lost worker, a parked run woken, a rerun), e.g. a goto or a call of the login skill.",
     },
     concurrency: {
       type: "integer",

@@ -44,18 +44,21 @@ export interface SkillDefinition {
   /** When present, the run's data at the end is exactly this map, templates resolved. */
   output?: Record<string, unknown>;
   /**
-   * What becomes of a run whose worker is lost after a step with effects began: `reset` (absent:
-   * the default) ends it, `restart` runs it again from the start.
+   * What becomes of a run whose worker is lost: `resume` (absent: the default) goes on from its
+   * last checkpoint unless lost inside a step with effects; `reset` ends it once a step with
+   * effects began; `restart` runs it again from the start.
    */
   on_worker_loss?: WorkerLossChoice;
+  /** Steps run first whenever the run goes on from a checkpoint (see ExecuteSkillOptions.resume). */
+  on_resume?: Step[];
   /** How many runs of the skill (of one key, with `concurrency_key`) may execute at once. */
   concurrency?: number;
   /** A template of the inputs naming what runs share the `concurrency` limit. */
   concurrency_key?: string;
 }
 
-/** What becomes of a run whose worker was lost after a step with effects began. */
-export type WorkerLossChoice = "reset" | "restart";
+/** What becomes of a run whose worker was lost (see SkillDefinition.on_worker_loss). */
+export type WorkerLossChoice = "resume" | "reset" | "restart";
 
 export interface RetryPolicy {
   /** Total attempts, first one included: 1 to 10. */

@@ -26,6 +26,9 @@ function validator(definition: string): ValidateFunction {
   return validate;
 }
 
+/** The definition's lists of steps: its own, and those run first after a restore. */
+const STEP_LISTS = ["steps", "on_resume"];
+
 /** Checks a value read from YAML against the definition format; an empty list means valid. */
 export function validateSkillDefinition(value: unknown): DefinitionProblem[] {
   if (!isRecord(value)) {
@@ -37,15 +40,17 @@ export function validateSkillDefinition(value: unknown): DefinitionProblem[] {
   // Steps are checked one by one below, so an unknown kind gives one issue instead of
   // one per step kind the `oneOf` tried.
   const problems = schemaProblems(validate.errors ?? []).filter(
-    (problem) => !(problem.path[0] === "steps" && problem.path.length > 1),
+    (problem) => !(STEP_LISTS.includes(String(problem.path[0])) && problem.path.length > 1),
   );
   const { inputs, steps } = value;
-  if (Array.isArray(steps)) {
-    steps.forEach((step, index) => {
-      problems.push(...stepProblems(step, ["steps", index]));
+  for (const list of STEP_LISTS) {
+    const listed = value[list];
+    if (!Array.isArray(listed)) continue;
+    listed.forEach((step, index) => {
+      problems.push(...stepProblems(step, [list, index]));
     });
-    problems.push(...duplicateStepIds(value));
   }
+  if (Array.isArray(steps)) problems.push(...duplicateStepIds(value));
   if (isRecord(value.output)) problems.push(...templateProblemsIn(value.output, ["output"]));
   if (Array.isArray(inputs)) {
     problems.push(...duplicates(inputs, "inputs", "json_key", "input json_key"));

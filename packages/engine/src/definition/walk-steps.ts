@@ -19,6 +19,10 @@ export function walkSteps(definition: unknown): FoundStep[] {
   if (isRecord(definition) && Array.isArray(definition.steps)) {
     visit(definition.steps, ["steps"], [], found);
   }
+  // Run after a restore, once the skill's steps up to the checkpoint have: they come after them.
+  if (isRecord(definition) && Array.isArray(definition.on_resume)) {
+    visit(definition.on_resume, ["on_resume"], [], found);
+  }
   return found;
 }
 

@@ -46,6 +46,7 @@ function fakeBrowser(page: () => Promise<Partial<Page>>): BrowserAccess {
     switchTab: () => Promise.reject(new Error("no tabs here")),
     closeTab: () => Promise.reject(new Error("no tabs here")),
     videoOffsetMs: () => undefined,
+    snapshot: () => Promise.resolve(null),
   };
 }
 

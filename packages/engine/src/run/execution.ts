@@ -5,6 +5,7 @@ import type { RunFiles } from "../files/run-files.js";
 import { type NetworkAccess, networkAccess } from "../network/network-access.js";
 import { MAX_PROMPT_LENGTH } from "../steps/ask.js";
 import { raceAbort } from "./abort.js";
+import { CHECKPOINT_VERSION, type SkillSnapshot } from "./checkpoint.js";
 import { DialogAnswers } from "./dialog-answers.js";
 import {
   DataLimitExceeded,
@@ -68,6 +69,11 @@ export interface Execution {
   record(step: StepRef, result: unknown): void;
   /** Counts a step about to run against the run's limit; throws past it. */
   countStep(): void;
+  /**
+   * Reports the checkpoint of the boundary before `step`, a step of these steps
+   * (ExecuteSkillOptions.onCheckpoint); nothing inside `on_resume`.
+   */
+  checkpoint(step: StepRef): Promise<void>;
   /** A skill the run may call, or undefined. */
   skill(id: string): SkillDefinition | undefined;
   /**
@@ -84,12 +90,16 @@ export interface Execution {
   pauseRequested(): boolean;
   /** The same skill's steps inside a block: another signal and frame, the same state. */
   within(signal: AbortSignal, frame: StepFrame): Execution;
-  /** Another skill, called from this one: its own inputs, data, vars and steps. */
+  /**
+   * Another skill, called from this one: its own inputs, data, vars and steps, or those of
+   * `restored` (a checkpoint's, when a resumed run re-enters the call).
+   */
   calling(
     definition: SkillDefinition,
     inputs: Record<string, unknown>,
     signal: AbortSignal,
     frame: StepFrame,
+    restored?: SkillSnapshot,
   ): Execution;
 }
 
@@ -113,6 +123,8 @@ interface SkillState {
   vars: Record<string, unknown>;
   steps: Record<string, unknown>;
   callDepth: number;
+  /** The skill whose `call` runs this one; none for the run's own. */
+  caller?: SkillState;
 }
 
 export function createExecution(options: ExecuteSkillOptions): Execution {
@@ -126,14 +138,17 @@ export function createExecution(options: ExecuteSkillOptions): Execution {
       top.emit({ type: "log", step, level: "info", message }),
     ),
     now: options.now ?? Date.now,
-    stepsRun: 0,
+    stepsRun: options.resume?.steps_run ?? 0,
   };
+  // A resumed run goes on with its own skill's state as the checkpoint holds it, and the inputs
+  // it is given (a rerun may give others).
+  const restored = options.resume?.skills[0];
   const state: SkillState = {
     definition: options.definition,
     inputs: options.inputs,
-    data: {},
-    vars: {},
-    steps: {},
+    data: restored?.data ?? {},
+    vars: restored?.vars ?? {},
+    steps: { ...restored?.steps },
     callDepth: 0,
   };
   const top = view(wide, state, options.signal, TOP_FRAME);
@@ -195,6 +210,21 @@ function view(wide: RunWide, state: SkillState, signal: AbortSignal, frame: Step
       wide.stepsRun += 1;
       if (wide.stepsRun > limits.steps) throw new StepLimitExceeded(limits.steps);
     },
+    async checkpoint(step) {
+      const write = options.onCheckpoint;
+      if (write === undefined || !frame.checkpoints) return;
+      const browser = options.browser?.started()
+        ? await options.browser.snapshot().catch(() => null)
+        : null;
+      write({
+        version: CHECKPOINT_VERSION,
+        step: step.label,
+        path: [...frame.path, { index: step.index }],
+        steps_run: wide.stepsRun,
+        skills: snapshotsOf(state),
+        ...(browser !== null && { browser }),
+      });
+    },
     skill: (id) => (Object.hasOwn(options.skills ?? {}, id) ? options.skills?.[id] : undefined),
     beforeEffects(step) {
       const record = options.beforeEffects;
@@ -228,21 +258,39 @@ function view(wide: RunWide, state: SkillState, signal: AbortSignal, frame: Step
     },
     pauseRequested: () => options.pauseRequested?.() === true,
     within: (inner, innerFrame) => view(wide, state, inner, innerFrame),
-    calling(definition, inputs, inner, innerFrame) {
+    calling(definition, given, inner, innerFrame, restored) {
+      const inputs = restored?.inputs ?? given;
       // What the call gives the called skill's secret inputs is masked from now on.
       options.masker?.addSecretInputs(definition, inputs);
       const called: SkillState = {
         definition,
         inputs,
-        data: {},
-        vars: {},
-        steps: {},
+        data: restored?.data ?? {},
+        vars: restored?.vars ?? {},
+        steps: { ...restored?.steps },
         callDepth: state.callDepth + 1,
+        caller: state,
       };
       return view(wide, called, inner, innerFrame);
     },
   };
   return execution;
+}
+
+/** The snapshots of a skill and of those whose calls it runs in, the run's own first. */
+function snapshotsOf(state: SkillState): SkillSnapshot[] {
+  const chain: SkillSnapshot[] = [];
+  for (let at: SkillState | undefined = state; at !== undefined; at = at.caller) {
+    chain.unshift({
+      skill_id: at.definition.id,
+      inputs: at.inputs,
+      data: at.data,
+      vars: at.vars,
+      // Written into in place as steps finish: the checkpoint keeps this moment's.
+      steps: { ...at.steps },
+    });
+  }
+  return chain;
 }
 
 function jsonBytes(value: unknown): number {

@@ -7,6 +7,7 @@ import { stepKindDefinition } from "../steps/registry.js";
 import type { StepContext } from "../steps/step-context.js";
 import { mayHaveEffects, type StepKindDefinition } from "../steps/step-kind.js";
 import { raceAbort, sleep, type TimedSignal, withTimeout } from "./abort.js";
+import type { CheckpointLevel, ResumeCursor } from "./checkpoint.js";
 import type { Execution } from "./execution.js";
 import { skillOutput } from "./output.js";
 import { InnerStepFailed, runSteps, type StepsOutcome } from "./run-steps.js";
@@ -23,6 +24,15 @@ export type StepOutcome =
   | { status: "failed"; error: StepError; step: StepRef; deliberate: boolean }
   | { status: "aborted" };
 
+/**
+ * A block step a resumed run goes back into (see runSteps): the checkpoint's level for it (a
+ * loop's round and items) and where to go on inside.
+ */
+export interface Reentry {
+  level: CheckpointLevel;
+  inner: ResumeCursor;
+}
+
 type AttemptOutcome =
   | { status: "finished"; result: unknown }
   | { status: "failed"; message: string; deliberate: boolean; inner?: InnerStepFailed }
@@ -32,8 +42,14 @@ type AttemptOutcome =
  * Runs one step: its `if`, then up to `retry.attempts` attempts with `retry.backoff` between. An
  * `optional` step that fails is logged and finishes with `{ error }` as its result.
  */
-export async function runStep(step: Step, ref: StepRef, run: Execution): Promise<StepOutcome> {
-  if (step.if !== undefined) {
+export async function runStep(
+  step: Step,
+  ref: StepRef,
+  run: Execution,
+  reentry?: Reentry,
+): Promise<StepOutcome> {
+  // A block entered again held its `if` when it began.
+  if (step.if !== undefined && reentry === undefined) {
     try {
       const proceed = await raceAbort(evaluateCondition(step.if, run.scope()), run.signal);
       if (!proceed) {
@@ -58,7 +74,9 @@ export async function runStep(step: Step, ref: StepRef, run: Execution): Promise
     run.emit({ type: "step_started", step: ref, attempt });
     const started = run.now();
     const outcome =
-      (effects && (await recordEffects(ref, run))) || (await runAttempt(step, ref, kind, run));
+      (effects && (await recordEffects(ref, run))) ||
+      // A retry begins the block afresh.
+      (await runAttempt(step, ref, kind, run, attempt === 1 ? reentry : undefined));
     if (outcome.status === "aborted") return outcome;
     const duration_ms = run.since(started);
     if (outcome.status === "finished") {
@@ -124,6 +142,7 @@ async function runAttempt(
   ref: StepRef,
   kind: StepKindDefinition<unknown>,
   run: Execution,
+  reentry: Reentry | undefined,
 ): Promise<AttemptOutcome> {
   const timeoutMs = step.timeout === undefined ? undefined : parseDuration(step.timeout);
   let explained: (() => string) | undefined;
@@ -167,15 +186,25 @@ async function runAttempt(
     callDepth: run.callDepth,
     skill: (id) => run.skill(id),
     holds: (condition) => evaluateCondition(condition, run.scope(), "until"),
-    async runSteps(steps, iteration) {
+    ...(reentry === undefined ? {} : { resumed: reentry.level }),
+    async runSteps(steps, iteration, items) {
       const name = `${stepLabel(step, ref.index)}${iteration === undefined ? "" : ` #${iteration}`}`;
-      const inner = run.within(timed.signal, innerFrame(run.frame, name));
-      settle(await runSteps(steps, inner), timed);
+      const level = { index: ref.index, round: iteration, ...(items && { items }) };
+      const inner = run.within(timed.signal, innerFrame(run.frame, name, level));
+      // The round the checkpoint was in goes on where it was; the rounds after start afresh.
+      let resume: ResumeCursor | undefined;
+      if (reentry !== undefined && iteration === reentry.level.round) {
+        resume = reentry.inner;
+        reentry = undefined;
+      }
+      settle(await runSteps(steps, inner, resume), timed);
     },
     async runSkill(definition: SkillDefinition, inputs) {
-      const frame = innerFrame(run.frame, step.id ?? definition.id);
-      const called = run.calling(definition, inputs, timed.signal, frame);
-      settle(await runSteps(definition.steps, called), timed);
+      const frame = innerFrame(run.frame, step.id ?? definition.id, { index: ref.index });
+      const [restored, ...deeper] = reentry?.inner.calls ?? [];
+      const resume = reentry && { path: reentry.inner.path, calls: deeper };
+      const called = run.calling(definition, inputs, timed.signal, frame, restored);
+      settle(await runSteps(definition.steps, called, resume), timed);
       return skillOutput(called);
     },
   };

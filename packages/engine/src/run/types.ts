@@ -3,6 +3,7 @@ import type { SkillDefinition } from "../definition/types.js";
 import type { RunFiles } from "../files/run-files.js";
 import type { NetworkPolicy } from "../network/policy.js";
 import type { StepKind } from "../steps/registry.js";
+import type { Checkpoint } from "./checkpoint.js";
 import type { EngineLimits } from "./limits.js";
 import type { SecretMask } from "./secret-mask.js";
 
@@ -177,4 +178,16 @@ export interface ExecuteSkillOptions {
    * pauses before that step.
    */
   pauseRequested?: () => boolean;
+  /**
+   * Called at every step boundary, before the step (its pause and its `if` included), with the
+   * run's state there, in order with the events; a browser run's after its browser was read.
+   * Unmasked: whoever keeps it seals it. None inside `on_resume`.
+   */
+  onCheckpoint?: (checkpoint: Checkpoint) => void;
+  /**
+   * Goes on from a checkpoint instead of starting: its state restored (the top skill's inputs are
+   * `inputs`), the skill's `on_resume` steps run first, then the step it names and the rest.
+   * The browser's restore is the supplier's (RunBrowserOptions.restore).
+   */
+  resume?: Checkpoint;
 }

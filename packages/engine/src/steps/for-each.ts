@@ -26,7 +26,9 @@ export const forEachStep = defineStepKind<ForEachAction>({
   },
   blocks: ["steps"],
   async run(action, context) {
-    const items = await context.resolve(action.items);
+    // A resumed loop goes on over the items it began with.
+    const { resumed } = context;
+    const items = resumed?.items ?? (await context.resolve(action.items));
     if (!Array.isArray(items)) {
       throw new Error(`"items" should give a list, got ${describeValue(items)}`);
     }
@@ -36,9 +38,9 @@ export const forEachStep = defineStepKind<ForEachAction>({
       );
     }
     const name = action.as ?? DEFAULT_ITEM_NAME;
-    for (const [index, item] of items.entries()) {
-      context.setVars({ [name]: item, [`${name}_index`]: index });
-      await context.runSteps(action.steps, index + 1);
+    for (let index = (resumed?.round ?? 1) - 1; index < items.length; index += 1) {
+      context.setVars({ [name]: items[index], [`${name}_index`]: index });
+      await context.runSteps(action.steps, index + 1, items);
     }
     return { iterations: items.length };
   },

@@ -29,7 +29,8 @@ export const repeatStep = defineStepKind<RepeatAction>({
   },
   blocks: ["steps"],
   async run(action, context) {
-    for (let round = 1; round <= action.max; round += 1) {
+    // A resumed loop goes on in the round it was in.
+    for (let round = context.resumed?.round ?? 1; round <= action.max; round += 1) {
       await context.runSteps(action.steps, round);
       if (action.until !== undefined && (await context.holds(action.until))) {
         return { iterations: round };

@@ -53,10 +53,16 @@ export interface StepContext {
   /** Evaluates a condition written as `if` is (bare, or one `{{ }}`) against the run now. */
   holds(condition: string): Promise<boolean>;
   /**
-   * Runs a block's steps (a loop's body) with this step's signal, labelled after this step and
-   * the iteration (`pages #2 › page`); throws when one of them fails, naming it.
+   * Where a resumed run goes on inside this block step (a loop's round, from 1, and a
+   * `for_each`'s items as first resolved); absent when the step begins afresh.
    */
-  runSteps(steps: Step[], iteration?: number): Promise<void>;
+  resumed?: { round?: number; items?: unknown[] };
+  /**
+   * Runs a block's steps (a loop's body) with this step's signal, labelled after this step and
+   * the iteration (`pages #2 › page`); throws when one of them fails, naming it. `items`: a
+   * `for_each`'s list, kept in checkpoints taken inside so that a resume need not resolve it.
+   */
+  runSteps(steps: Step[], iteration?: number, items?: unknown[]): Promise<void>;
   /**
    * Runs another skill inside this run (same browser) with its own inputs, data and vars,
    * labelled after this step's id or the skill's (`login › step 2 (fill)`); gives its output

@@ -34,6 +34,20 @@ function listPage(page: number): string {
 
 // Pages the browser tests drive, served from 127.0.0.1 (the tests have no internet).
 const PAGES: Record<string, string> = {
+  // A note kept in localStorage as it is typed, and a cookie set by the page: what a checkpoint's
+  // browser must bring back.
+  "/remember": `<!doctype html><title>Remember</title>
+<input id="note"><p id="stored"></p><p id="cookie"></p>
+<script>
+const note = document.getElementById("note");
+note.value = localStorage.getItem("note") ?? "";
+document.getElementById("stored").textContent = localStorage.getItem("note") ?? "nothing";
+document.getElementById("cookie").textContent = document.cookie || "no cookie";
+note.addEventListener("input", () => {
+  localStorage.setItem("note", note.value);
+  document.cookie = "seen=yes; max-age=3600; path=/";
+});
+</script>`,
   "/form": `<!doctype html><title>Form</title>
 <form id="order">
   <input id="name" name="name">

@@ -3,6 +3,7 @@ import type { RecordedVideo } from "../../browser/types.js";
 import type { SkillDefinition } from "../../definition/types.js";
 import type { RunFile } from "../../files/run-files.js";
 import type { NetworkPolicy } from "../../network/policy.js";
+import type { Checkpoint } from "../checkpoint.js";
 import type { EngineLimits } from "../limits.js";
 import type { EngineEvent, ExecutionResult, PauseRequest, RunInfo, StepRef } from "../types.js";
 
@@ -30,6 +31,11 @@ export interface RunJob {
   network: NetworkPolicy;
   /** The run's own folder of files (screenshots, downloads, …). */
   files: { dir: string; existing: RunFile[] };
+  /**
+   * The checkpoint to go on from (a resume, a rerun): the engine restores it and the browser
+   * starts from its tabs and storage (ExecuteSkillOptions.resume).
+   */
+  resume?: Checkpoint;
   /** Added to the host's Date.now() so its timestamps follow the server's clock. */
   clockOffsetMs: number;
   browser: {
@@ -72,6 +78,8 @@ export type FromRunHost =
   /** Loaded and listening: the host can take a run at once (sent once, first). */
   | { type: "ready" }
   | { type: "event"; event: EngineEvent }
+  /** The state at a step boundary, in order with the events (ExecuteSkillOptions.onCheckpoint). */
+  | { type: "checkpoint"; checkpoint: Checkpoint }
   /**
    * The run is about to begin its first step that may have effects: the step waits until the
    * server answers `effects_recorded` (ExecuteSkillOptions.beforeEffects).

@@ -112,6 +112,7 @@ async function execute(job: RunJob): Promise<void> {
     network: job.network,
     user: job.browser.user,
     memoryLimitBytes: job.browser.memoryLimitBytes,
+    ...(job.resume?.browser && { restore: job.resume.browser }),
     onProblem: (message) => post({ type: "problem", message: masker.maskText(message) }),
     onMemoryExceeded: (error) => {
       memoryExceeded = error;
@@ -128,6 +129,8 @@ async function execute(job: RunJob): Promise<void> {
       run: job.run,
       signal: control.signal,
       onEvent: (event) => post({ type: "event", event }),
+      onCheckpoint: (checkpoint) => post({ type: "checkpoint", checkpoint }),
+      ...(job.resume && { resume: job.resume }),
       beforeEffects: recordEffects,
       pause: (request) => pause(request, masker),
       pauseRequested: takePauseAsked,
