@@ -81,6 +81,15 @@ const ConfigSchema = z.object({
   // How long a run told to stop (cancel, time limit, shutdown) may take before its process is
   // killed: an expression that never yields (a catastrophic regex) is ended this way.
   RUN_STOP_GRACE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  // Largest a run's checkpoint may be, as JSON (bytes): its state at a step boundary, a browser
+  // run's storage included (docs/decisions/0051-checkpoints.md). A larger one is not kept, and the
+  // run cannot go on from that step (a lost worker ends it in reset, a rerun from it is refused).
+  RUN_CHECKPOINT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(16_384)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   // Largest a run's `data` may grow, serialized as JSON (bytes); the step that would outgrow it fails.
   RUN_DATA_MAX_BYTES: z.coerce
     .number()

@@ -16,14 +16,17 @@ import { type SkillrunProcess, startWorkerProcess } from "./support/skillrun-pro
 /**
  * Side effects at most once: `skillrun worker` processes killed with SIGKILL (lost: another
  * worker recovers the run once its lease lapses) or stopped with SIGTERM and a short grace, while
- * their run waits after a request that changed something at a real receiver. The receiver
- * counts what it was sent; the test server beside the workers (no worker of its own) shares
- * their database and is how the test reads the runs.
+ * their run waits after a request that changed something at a real receiver, or while that
+ * request is under way. The receiver counts what it was sent; the test server beside the workers
+ * (no worker of its own) shares their database and is how the test reads the runs. Each
+ * `on_worker_loss` choice has its skill: `reset` and `restart` as they always were, `resume` (the
+ * default) going on from the checkpoint before the step the worker was lost in.
  */
 
 const EFFECTS = `
 id: skill_submit
 name: Submit then wait
+on_worker_loss: reset
 inputs:
   - { json_key: base, data_type: string }
 steps:
@@ -38,6 +41,7 @@ steps:
 const READS_ONLY = `
 id: skill_reads
 name: Read then wait
+on_worker_loss: reset
 inputs:
   - { json_key: base, data_type: string }
 steps:
@@ -64,8 +68,27 @@ steps:
   - set: { done: true }
 `;
 
+// The default: a lost worker's run goes on from its last checkpoint.
+const RESUMES = `
+id: skill_resumes
+name: Submit, wait, submit slowly
+inputs:
+  - { json_key: base, data_type: string }
+steps:
+  - id: submit
+    http: { url: "{{ inputs.base }}/submit", method: POST, json: { order: 1 } }
+  - set: { submitted: true }
+  - id: nap
+    wait: 3s
+  - id: slow
+    http: { url: "{{ inputs.base }}/slow", method: POST, timeout: 60s }
+  - set: { done: true }
+`;
+
 let receiver: Server;
 let base: string;
+/** How long `/slow` takes to answer. */
+let slowMs = 0;
 /** Requests the receiver was sent, by path. */
 const hits = new Map<string, number>();
 let server: TestServer;
@@ -77,7 +100,10 @@ beforeAll(async () => {
   receiver = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://receiver").pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    if (path === "/page") {
+    if (path === "/slow") {
+      // Answered after a while: long enough for its worker to be killed while it waits.
+      setTimeout(() => response.writeHead(200).end("{}"), Number(slowMs));
+    } else if (path === "/page") {
       response.writeHead(200, { "content-type": "text/html" }).end("<h1>Order form</h1>");
     } else {
       response.writeHead(200, { "content-type": "application/json" }).end("{}");
@@ -91,8 +117,9 @@ afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
 beforeEach(async () => {
   hits.clear();
+  slowMs = 0;
   server = await startTestServer();
-  await server.importSkillYaml("alice", EFFECTS, READS_ONLY, RESTARTS);
+  await server.importSkillYaml("alice", EFFECTS, READS_ONLY, RESTARTS, RESUMES);
   client = new RunClient(server.origin, await server.keyFor("alice"));
   // The workers keep videos and files where the test server serves them from.
   videoDir = server.fileStore.dir;
@@ -117,13 +144,13 @@ async function worker(env: Record<string, string> = {}) {
   return started;
 }
 
-/** Waits until the run has started its step `nap`. */
-async function untilNap(runId: string): Promise<void> {
+/** Waits until the run has started its step `step` (`nap` by default). */
+async function untilNap(runId: string, step = "nap"): Promise<void> {
   const deadline = Date.now() + 30_000;
   const napping = (events: RunEvent[]) =>
-    events.some((event) => event.type === "step_started" && event.step?.id === "nap");
+    events.some((event) => event.type === "step_started" && event.step?.id === step);
   while (!napping(await client.events(runId))) {
-    if (Date.now() > deadline) throw new Error("the run never reached its wait");
+    if (Date.now() > deadline) throw new Error(`the run never reached its step ${step}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -236,6 +263,78 @@ describe("a worker stopped with SIGTERM after a step with effects began", () => 
     // Another worker finds nothing to do.
     await worker();
     expect((await client.get(id)).state).toBe("reset");
+    expect(hits.get("/submit")).toBe(1);
+  });
+});
+
+describe("a worker lost under on_worker_loss: resume (the default)", () => {
+  it("goes on from the checkpoint before the step it was lost in, never repeating the request", async () => {
+    const doomed = await worker();
+    const { id } = await client.start("skill_resumes", { base });
+    await untilNap(id);
+    await doomed.stop("SIGKILL");
+
+    const rescuer = await worker();
+    const run = await client.ended(id);
+    expect(run.state).toBe("finish");
+    // The data the steps before saved came back with the checkpoint.
+    expect(run.data).toEqual({ submitted: true, done: true });
+    expect(hits.get("/submit")).toBe(1);
+    expect(hits.get("/slow")).toBe(1);
+    expect(await claimsOf(id)).toEqual([
+      [doomed.id, 1],
+      [rescuer.id, 2],
+    ]);
+    const events = await client.events(id);
+    const resumed = events.filter((event) => event.message?.startsWith("going on from"));
+    expect(resumed.map((event) => event.message)).toEqual([
+      "going on from the checkpoint before step nap",
+    ]);
+    // The second attempt began at the step it was lost in: `submit` began once.
+    const begun = events.filter((event) => event.type === "step_started");
+    expect(begun.filter((event) => event.step?.id === "submit")).toHaveLength(1);
+    expect(begun.filter((event) => event.step?.id === "nap")).toHaveLength(2);
+  });
+
+  it("still ends in reset naming the step when lost inside a step with effects", async () => {
+    slowMs = 60_000;
+    const doomed = await worker();
+    const { id } = await client.start("skill_resumes", { base });
+    await untilNap(id, "slow");
+    // The request has reached the receiver: the step is under way.
+    const deadline = Date.now() + 10_000;
+    while (hits.get("/slow") !== 1 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await doomed.stop("SIGKILL");
+
+    await worker();
+    const run = await client.ended(id);
+    expect(run.state).toBe("reset");
+    expect(run.data).toMatchObject({
+      error: {
+        step: "slow",
+        message: expect.stringMatching(
+          /^worker lost during step slow; not re-run because it may have had effects/,
+        ),
+      },
+    });
+    expect(hits.get("/slow")).toBe(1);
+    expect(hits.get("/submit")).toBe(1);
+  });
+
+  it("goes on after a SIGTERM whose grace ran out, on the next worker, from where it was", async () => {
+    const executor = await worker({ SHUTDOWN_GRACE_SECONDS: "1" });
+    const { id } = await client.start("skill_resumes", { base });
+    await untilNap(id);
+    executor.signal("SIGTERM");
+    expect(await executor.exited).toBe(0);
+    expect(typesOf(await client.events(id))).toContain("run_released");
+
+    await worker();
+    const run = await client.ended(id);
+    expect(run.state).toBe("finish");
+    expect(run.data).toEqual({ submitted: true, done: true });
     expect(hits.get("/submit")).toBe(1);
   });
 });

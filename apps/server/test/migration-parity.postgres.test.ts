@@ -272,6 +272,7 @@ describe("migration parity", () => {
       "idempotency_keys",
       "owner_storage",
       "run_changes",
+      "run_checkpoints",
       "run_events",
       "run_files",
       "run_owners",

@@ -163,7 +163,7 @@ describe("a worker's writes need the run to be its own", () => {
     const { runExecution } = server.repos;
     expect(await runExecution.end(stranger, "finish", {}, event(id, "run_finished"))).toBe(false);
     expect(await runExecution.release(stranger, event(id, "run_released"))).toBe(false);
-    await runExecution.record(stranger, [], { stolen: true });
+    await runExecution.record(stranger, { events: [], data: { stolen: true } });
     expect(await stored(id)).toEqual(before);
   });
 });
@@ -183,14 +183,19 @@ describe("recovery of runs whose worker was lost", () => {
 
   it("ends it in reset, saying the worker was lost, when it was lost before", async () => {
     const id = await runIn("play", 2);
-    await server.repos.runExecution.record({ runId: id, workerId: WORKER }, [
+    await server.repos.runExecution.record(
+      { runId: id, workerId: WORKER },
       {
-        runId: id,
-        at: now,
-        type: "step_started",
-        step: { index: 1, id: "fetch", kind: "http", label: "fetch" },
+        events: [
+          {
+            runId: id,
+            at: now,
+            type: "step_started",
+            step: { index: 1, id: "fetch", kind: "http", label: "fetch" },
+          },
+        ],
       },
-    ]);
+    );
     await server.repos.runExecution.recoverLost(2);
     const after = await stored(id);
     expect(after.state).toBe("reset");

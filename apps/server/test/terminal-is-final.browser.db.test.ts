@@ -88,8 +88,11 @@ const WRITES: Record<string, (holder: Holder) => Promise<unknown>> = {
   renewLeases: (holder) => server.repos.runExecution.renewLeases(WORKER, [holder.runId], 30_000),
   record: async (holder) => {
     const { runExecution } = server.repos;
-    await runExecution.record(holder, [event(holder.runId, "log")], { late: true });
-    await runExecution.record(holder, [event(holder.runId, "log")]);
+    await runExecution.record(holder, {
+      events: [event(holder.runId, "log")],
+      data: { late: true },
+    });
+    await runExecution.record(holder, { events: [event(holder.runId, "log")] });
   },
   recordCancelled: (holder) =>
     server.repos.runExecution.recordCancelled(holder, event(holder.runId, "run_cancelled")),
@@ -195,7 +198,11 @@ describe("a cancel racing the worker's writes, in the database", () => {
       "timeout",
       (h) => runExecution().end(h, "timeout", { won: 1 }, event(h.runId, "run_timed_out")),
     ],
-    ["data", (h) => runExecution().record(h, [event(h.runId, "data_updated")], { won: 1 })],
+    [
+      "data",
+      (h) =>
+        runExecution().record(h, { events: [event(h.runId, "data_updated")], data: { won: 1 } }),
+    ],
     ["release", (h) => runExecution().release(h, event(h.runId, "run_released"))],
     // Of a run still queued.
     ["claim", () => runExecution().claim(WORKER, 30_000)],

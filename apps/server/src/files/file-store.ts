@@ -85,6 +85,24 @@ export class FileStore {
     }
   }
 
+  /**
+   * Sets aside the video an earlier attempt of a run left (`<run>-attempt-<n>.webm`), keeping its
+   * files where they are, for a run that goes on from a checkpoint; the name used, or null.
+   */
+  async keepEarlierVideo(runId: string): Promise<string | null> {
+    if (!SAFE_ID.test(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);
+    const kinds = [".webm", ".webm.part"];
+    const left = kinds.filter((kind) => exists(join(this.dir, `${runId}${kind}`)));
+    if (left.length === 0) return null;
+    for (let n = 1; ; n += 1) {
+      const prefix = `${runId}-attempt-${n}`;
+      if ([...kinds, "-files"].some((kind) => exists(join(this.dir, prefix + kind)))) continue;
+      for (const kind of left)
+        await rename(join(this.dir, runId + kind), join(this.dir, prefix + kind));
+      return prefix;
+    }
+  }
+
   /** Where the run's video is to be written; creates the store's folder when needed. */
   async pathForWriting(runId: string): Promise<string> {
     if (!SAFE_ID.test(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);

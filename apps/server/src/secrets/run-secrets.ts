@@ -1,4 +1,4 @@
-import { referencedSecrets, type SkillDefinition } from "@skillrun/engine";
+import { type Checkpoint, referencedSecrets, type SkillDefinition } from "@skillrun/engine";
 import type { ClaimedRun } from "../db/repositories/run-execution.js";
 import type { SecretRepository } from "../db/repositories/secrets.js";
 import { type SecretBox, SecretUnreadable } from "./secret-box.js";
@@ -24,6 +24,16 @@ export class RunSecrets {
    * not ok, with a message for the run's error, when a secret they read is not set or a sealed
    * value does not open (altered, or sealed under another key).
    */
+  /** Seals a checkpoint of `runId` (see sealCheckpoint). */
+  sealCheckpoint(runId: string, json: string): string {
+    return sealCheckpoint(this.box, runId, json);
+  }
+
+  /** Opens a checkpoint of `runId` (see openCheckpoint). */
+  openCheckpoint(runId: string, sealed: string): Checkpoint {
+    return openCheckpoint(this.box, runId, sealed);
+  }
+
   async open(run: ClaimedRun, skills: readonly SkillDefinition[]): Promise<RunSecretsOutcome> {
     try {
       const inputs =
@@ -40,6 +50,16 @@ export class RunSecrets {
       throw error;
     }
   }
+}
+
+/** Seals a run's checkpoint (its JSON), bound to the run: it opens for that run alone. */
+export function sealCheckpoint(box: SecretBox, runId: string, json: string): string {
+  return box.seal(json, ["checkpoint", runId]);
+}
+
+/** A run's checkpoint, opened; SecretUnreadable when it does not open for that run. */
+export function openCheckpoint(box: SecretBox, runId: string, sealed: string): Checkpoint {
+  return JSON.parse(box.open(sealed, ["checkpoint", runId])) as Checkpoint;
 }
 
 function notSetMessage(missing: string[], owner: string): string {

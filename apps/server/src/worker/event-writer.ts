@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { NewRunEvent } from "../db/repositories/run-events.js";
 import type { Holder, RunExecutionRepository } from "../db/repositories/run-execution.js";
+import type { StoredCheckpoint } from "../db/runs/checkpoints.js";
 
 /**
  * How long an event waits for those that follow it before they are written together, so that
@@ -19,6 +20,11 @@ export const EVENT_BATCH_MS = 50;
  */
 export class EventWriter {
   private pending: NewRunEvent[] = [];
+  private checkpoints: StoredCheckpoint[] = [];
+  /** The step with effects about to begin, to write before it does (see markEffects). */
+  private effects: string | undefined;
+  /** Waiting for the write that records `effects`: told whether the run was still held. */
+  private effectsWaiters: ((held: boolean) => void)[] = [];
   private data: Record<string, unknown> | undefined;
   private writing = false;
   private timer: NodeJS.Timeout | undefined;
@@ -31,13 +37,50 @@ export class EventWriter {
     private readonly execution: RunExecutionRepository,
     private readonly holder: Holder,
     private readonly logger: Logger,
+    /**
+     * Whether a checkpoint clears the step with effects (`on_worker_loss: resume`): past a step
+     * boundary, the run may go on from there. Otherwise the mark stays for the whole attempt.
+     */
+    private readonly checkpointsClearEffects = false,
   ) {}
+
+  /**
+   * Queues a checkpoint, written after the events pushed before it. One inside a block is kept
+   * only while it is the latest (see insertCheckpoints): a queued one it supersedes, or one with
+   * its label (a retried block's), is not written at all.
+   */
+  pushCheckpoint(checkpoint: StoredCheckpoint): void {
+    if (this.lost) return;
+    this.checkpoints = this.checkpoints.filter(
+      (queued) => queued.topLevel && queued.label !== checkpoint.label,
+    );
+    this.checkpoints.push(checkpoint);
+    this.schedule();
+  }
+
+  /**
+   * Writes at once what is queued with the mark of the step with effects about to begin; true
+   * once written, false when the run is no longer held (or the write failed): then the step
+   * must not begin.
+   */
+  markEffects(label: string): Promise<boolean> {
+    if (this.lost) return Promise.resolve(false);
+    this.effects = label;
+    const written = new Promise<boolean>((resolve) => this.effectsWaiters.push(resolve));
+    this.schedule();
+    this.writeNow();
+    return written;
+  }
 
   /** Queues events, and the run's whole data when they changed it. */
   push(events: NewRunEvent[], data?: Record<string, unknown>): void {
     if (this.lost) return;
     this.pending.push(...events);
     if (data !== undefined) this.data = data;
+    this.schedule();
+  }
+
+  private schedule(): void {
     // While a write is under way, its end writes what was queued meanwhile.
     if (this.timer === undefined && !this.writing && !this.handingOver) {
       this.timer = setTimeout(() => {
@@ -52,24 +95,34 @@ export class EventWriter {
     // Once the run is ending, what is queued goes with the ending (handOver), not before.
     if (this.handingOver) return Promise.resolve();
     this.writeNow();
-    if (!this.writing && this.pending.length === 0) return Promise.resolve();
+    if (!this.writing && this.nothingQueued()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private nothingQueued(): boolean {
+    return (
+      this.pending.length === 0 &&
+      this.checkpoints.length === 0 &&
+      this.data === undefined &&
+      this.effects === undefined
+    );
   }
 
   /**
    * Waits for the write under way, then writes nothing more and returns the events still queued,
    * for the run's ending to write in its own transaction: a short run's step log costs no
    * transaction of its own. The queued data is dropped: the ending writes the final data.
-   * Nothing when the run is no longer held.
+   * Nothing when the run is no longer held. The checkpoints still queued go with it too.
    */
-  async handOver(): Promise<NewRunEvent[]> {
+  async handOver(): Promise<{ events: NewRunEvent[]; checkpoints: StoredCheckpoint[] }> {
     this.handingOver = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.writing) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-    const rest = this.pending.splice(0);
+    const events = this.pending.splice(0);
+    const checkpoints = this.checkpoints.splice(0);
     this.data = undefined;
-    return this.lost ? [] : rest;
+    return this.lost ? { events: [], checkpoints: [] } : { events, checkpoints };
   }
 
   private writeNow(): void {
@@ -81,22 +134,35 @@ export class EventWriter {
 
   private write(): void {
     if (this.writing) return;
-    const nothing = this.pending.length === 0 && this.data === undefined;
-    if (this.lost || this.handingOver || nothing) {
+    if (this.lost || this.handingOver || this.nothingQueued()) {
       if (this.lost) {
         this.pending = [];
+        this.checkpoints = [];
         this.data = undefined;
       }
+      for (const resolve of this.effectsWaiters.splice(0)) resolve(false);
       for (const resolve of this.idleWaiters.splice(0)) resolve();
       return;
     }
     const events = this.pending.splice(0);
+    const checkpoints = this.checkpoints.splice(0);
     const data = this.data;
     this.data = undefined;
+    // The mark of a step with effects, or its end: the batch passed a step boundary after it.
+    const effects =
+      this.effects ?? (checkpoints.length > 0 && this.checkpointsClearEffects ? null : undefined);
+    this.effects = undefined;
+    const effectsWaiters = this.effectsWaiters.splice(0);
     this.writing = true;
     this.execution
-      .record(this.holder, events, data)
+      .record(this.holder, {
+        events,
+        checkpoints,
+        ...(data !== undefined && { data }),
+        ...(effects !== undefined && { effects }),
+      })
       .then((held) => {
+        for (const resolve of effectsWaiters) resolve(held);
         if (held) return;
         this.lost = true;
         this.logger.warn(
@@ -105,6 +171,7 @@ export class EventWriter {
         );
       })
       .catch((error: unknown) => {
+        for (const resolve of effectsWaiters) resolve(false);
         this.logger.error({ err: error, runId: this.holder.runId }, "could not write run events");
       })
       .finally(() => {

@@ -36,6 +36,8 @@ export interface ExecuteRunDeps {
   eventLimits: EventLimits;
   /** The heap a run's process may use, in MB: named in the error of a run that outgrew it. */
   memoryMb: number;
+  /** The largest checkpoint kept, as JSON (RUN_CHECKPOINT_MAX_BYTES). */
+  checkpointMaxBytes: number;
   /** As whom the run's browser runs, and how much memory it may use. */
   browser: BrowserSettings;
   /** Where the run may connect: its http steps and every request of its browser. */

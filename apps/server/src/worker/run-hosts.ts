@@ -66,12 +66,15 @@ export interface HostedRun {
 
 export interface HostedRunHandlers {
   onEvent(event: EngineEvent): void;
+  /** The run's state at a step boundary, as JSON, in order with its events. */
+  onCheckpoint(checkpoint: { step: string; seq: number; topLevel: boolean; json: string }): void;
   onProblem(message: string): void;
   /** A run file stored by the run, complete on disk. */
   onFile(file: RunFile): void;
   /**
-   * The run is about to begin its first step that may have effects; the step waits until this
-   * settles, and fails with the rejection's message.
+   * The run is about to begin a step that may have effects (its first one, or each one under
+   * `on_worker_loss: resume`); the step waits until this settles, and fails with the
+   * rejection's message.
    */
   onEffects(step: StepRef): Promise<void>;
   /**
@@ -376,6 +379,11 @@ function relay(host: Host, message: FromRunHost, handlers: HostedRunHandlers): b
     case "event":
       handlers.onEvent(message.event);
       return true;
+    case "checkpoint": {
+      const { step, seq, top_level: topLevel, json } = message;
+      handlers.onCheckpoint({ step, seq, topLevel, json });
+      return true;
+    }
     case "problem":
       handlers.onProblem(message.message);
       return true;

@@ -15,6 +15,7 @@ export function workerOptionsOf(config: Config, flavour: Flavour): WorkerOptions
     pollMs: config.WORKER_POLL_MS ?? POLL_MS[flavour],
     memoryMb: config.RUN_MEMORY_MB,
     stopGraceMs: config.RUN_STOP_GRACE_MS,
+    checkpointMaxBytes: config.RUN_CHECKPOINT_MAX_BYTES,
     limits: {
       dataBytes: config.RUN_DATA_MAX_BYTES,
       httpResponseBytes: config.RUN_HTTP_RESPONSE_MAX_BYTES,

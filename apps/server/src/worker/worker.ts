@@ -33,6 +33,8 @@ export interface WorkerOptions {
   memoryMb: number;
   /** How long a run told to stop may take before its process is killed. */
   stopGraceMs: number;
+  /** The largest checkpoint kept, as JSON (RUN_CHECKPOINT_MAX_BYTES). */
+  checkpointMaxBytes: number;
   /** What a run may produce (data, response bodies). */
   limits: EngineLimits;
   /** How much of a run's step log is kept. */
@@ -48,6 +50,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   maxAttempts: 2,
   memoryMb: 256,
   stopGraceMs: 500,
+  checkpointMaxBytes: 1024 * 1024,
   limits: DEFAULT_ENGINE_LIMITS,
   eventLimits: DEFAULT_EVENT_LIMITS,
   retentionIntervalMs: 60 * 60 * 1000,
@@ -263,7 +266,7 @@ export class Worker {
       const watch = new RunWatch();
       const { execution, logger, clock, fileStore, chromium, browser, network, secrets, files } =
         this.deps;
-      const { limits, eventLimits, memoryMb } = this.options;
+      const { limits, eventLimits, memoryMb, checkpointMaxBytes } = this.options;
       const done = executeRun(
         {
           execution,
@@ -280,6 +283,7 @@ export class Worker {
           limits,
           eventLimits,
           memoryMb,
+          checkpointMaxBytes,
         },
         run,
         host,

@@ -101,6 +101,7 @@ export const failingVideos = {
   find: failAtOnce,
   pathForWriting: fail,
   keepEarlierAttempt: fail,
+  keepEarlierVideo: fail,
   filesDirOf: failAtOnce,
   runFilePathOf: failAtOnce,
   uploadPathOf: failAtOnce,

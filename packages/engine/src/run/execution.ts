@@ -228,10 +228,12 @@ function view(wide: RunWide, state: SkillState, signal: AbortSignal, frame: Step
     skill: (id) => (Object.hasOwn(options.skills ?? {}, id) ? options.skills?.[id] : undefined),
     beforeEffects(step) {
       const record = options.beforeEffects;
-      // The run's own skill decides; a skill it calls runs under the same promise.
-      if (record === undefined || options.definition.on_worker_loss === "restart") {
-        return Promise.resolve();
-      }
+      // The run's own skill decides, for the skills it calls too.
+      const choice = options.definition.on_worker_loss ?? "resume";
+      if (record === undefined || choice === "restart") return Promise.resolve();
+      // Going on from a checkpoint needs to know whether the worker was lost inside such a step
+      // or after it: each one is recorded.
+      if (choice === "resume") return record(step);
       wide.effects ??= record(step).catch((error: unknown) => {
         // Not recorded: the next step with effects asks again.
         wide.effects = undefined;

@@ -154,10 +154,11 @@ export interface ExecuteSkillOptions {
    */
   masker?: SecretMask;
   /**
-   * Awaited once per run, before the first step that may have effects outside the run (any
-   * browser step, an `http` other than GET or HEAD) begins, unless the skill says
-   * `on_worker_loss: restart`: a server records there that the run must not be re-run if its
-   * worker is lost. The step waits for it; a rejection fails the step with its message.
+   * Awaited before a step that may have effects outside the run (any browser step, an `http`
+   * other than GET or HEAD) begins: before each one under `on_worker_loss: resume` (the
+   * default), before the first one under `reset`, never under `restart`. A server records there
+   * that the run must not be run again from before it if its worker is lost. The step waits for
+   * it; a rejection fails the step with its message.
    */
   beforeEffects?: (step: StepRef) => Promise<void>;
   /**

@@ -88,9 +88,12 @@ describe("fencing: a worker writes about a run only while it holds it", () => {
     const [id] = (await queue(1)) as [string];
     const first = { runId: id, workerId: "worker-1" };
     await repos.runExecution.claim("worker-1", 1000);
-    expect(await repos.runExecution.record(first, [event(id, "log", "early")], { n: 1 })).toBe(
-      true,
-    );
+    expect(
+      await repos.runExecution.record(first, {
+        events: [event(id, "log", "early")],
+        data: { n: 1 },
+      }),
+    ).toBe(true);
     // worker-1 stops renewing; its lease lapses and the run is recovered and claimed by worker-2.
     now = new Date(now.getTime() + 5000);
     expect(await repos.runExecution.recoverLost(2)).toBe(1);
@@ -102,10 +105,15 @@ describe("fencing: a worker writes about a run only while it holds it", () => {
     });
 
     // worker-1 wakes up and goes on as if it still held the run.
-    expect(await repos.runExecution.record(first, [event(id, "log", "late")], { n: 99 })).toBe(
+    expect(
+      await repos.runExecution.record(first, {
+        events: [event(id, "log", "late")],
+        data: { n: 99 },
+      }),
+    ).toBe(false);
+    expect(await repos.runExecution.record(first, { events: [event(id, "log", "later")] })).toBe(
       false,
     );
-    expect(await repos.runExecution.record(first, [event(id, "log", "later")])).toBe(false);
     const finished = event(id, "run_finished", "stale ending");
     expect(await repos.runExecution.end(first, "finish", { n: 99 }, finished)).toBe(false);
     expect(await repos.runExecution.release(first, event(id, "log", "released"))).toBe(false);
@@ -119,9 +127,12 @@ describe("fencing: a worker writes about a run only while it holds it", () => {
     expect(row).toMatchObject({ state: "play", workerId: "worker-2", data: null, endTime: null });
 
     // The holder's own writes still land.
-    expect(await repos.runExecution.record(second, [event(id, "log", "mine")], { n: 2 })).toBe(
-      true,
-    );
+    expect(
+      await repos.runExecution.record(second, {
+        events: [event(id, "log", "mine")],
+        data: { n: 2 },
+      }),
+    ).toBe(true);
     const last = await db.prisma.runEvent.findFirst({
       where: { runId: id },
       orderBy: { id: "desc" },
@@ -134,9 +145,9 @@ describe("fencing: a worker writes about a run only while it holds it", () => {
     await repos.runExecution.claim("worker-1", 30_000);
     expect(await repos.runs.cancel("alice", id)).toBe("cancel");
     const stopped = { runId: id, at: now, type: "run_cancelled" as const, message: "stopped" };
-    expect(await repos.runExecution.record({ runId: id, workerId: "worker-1" }, [stopped])).toBe(
-      false,
-    );
+    expect(
+      await repos.runExecution.record({ runId: id, workerId: "worker-1" }, { events: [stopped] }),
+    ).toBe(false);
     expect(
       await repos.runExecution.recordCancelled({ runId: id, workerId: "worker-2" }, stopped),
     ).toBe(false);

@@ -3,10 +3,11 @@ import type { PausedFor, ResumeInput } from "../../domain/paused-for.js";
 import type { Flavour } from "../database-url.js";
 import type { DirectSql } from "../direct-sql.js";
 import { recordCancelled } from "../runs/cancel.js";
+import { type KeptCheckpoint, readCheckpoint, type StoredCheckpoint } from "../runs/checkpoints.js";
 import { type ClaimedRun, claim, type HeldRunState, renewLeases, statesOf } from "../runs/claim.js";
 import { end, type WorkerEnding } from "../runs/end.js";
 import { pause, takeResume, unpause } from "../runs/pause-resume.js";
-import { type Holder, markEffects, record } from "../runs/record.js";
+import { type Holder, markEffects, type RunWrite, record } from "../runs/record.js";
 import { recoverLost, release } from "../runs/recover.js";
 import type { NewRunEvent } from "./run-events.js";
 
@@ -55,9 +56,19 @@ export class RunExecutionRepository {
     return statesOf(this.direct, runIds);
   }
 
-  /** Appends events and, when given, replaces the data of a run `holder` holds (see record.ts). */
-  record(holder: Holder, events: NewRunEvent[], data?: Record<string, unknown>): Promise<boolean> {
-    return record(this.direct, holder, events, data);
+  /** Appends events and checkpoints to a run `holder` holds, and its data (see record.ts). */
+  record(holder: Holder, write: RunWrite): Promise<boolean> {
+    return record(this.direct, holder, write);
+  }
+
+  /** The run's checkpoint before step `label`, or its latest when `label` is null. */
+  checkpoint(runId: string, label: string | null): Promise<KeptCheckpoint | null> {
+    return readCheckpoint(this.direct, runId, label);
+  }
+
+  /** Forgets a run's checkpoints: it starts over from its first step. */
+  async forgetCheckpoints(runId: string): Promise<void> {
+    await this.direct.single("DELETE FROM run_checkpoints WHERE run_id = ?", [runId]);
   }
 
   /** Marks the run as having begun a step with effects; false when it was no longer held. */
@@ -100,8 +111,9 @@ export class RunExecutionRepository {
     data: Record<string, unknown>,
     event: NewRunEvent,
     earlier: readonly NewRunEvent[] = [],
+    checkpoints: readonly StoredCheckpoint[] = [],
   ): Promise<boolean> {
-    return end(this.db, holder, to, data, event, earlier);
+    return end(this.db, holder, to, data, event, earlier, checkpoints);
   }
 
   /** Puts a run the worker holds back in the queue; false when it was no longer the worker's. */

@@ -29,6 +29,13 @@ export interface ClaimedRun {
   attempt: number;
   /** The skill's stored definition (JSON parsed, not yet checked). */
   definition: unknown;
+  /**
+   * The label of the checkpoint of this run to go on from (a rerun's first step, or where a
+   * released run was); null otherwise (see ExecuteRun's prepare).
+   */
+  resumeFrom: string | null;
+  /** The run this one reruns, when it is a rerun. */
+  rerunOf: string | null;
   /** The owner's skills its `call`s reach, directly or not, by id (stored definitions). */
   calledSkills: Record<string, unknown>;
 }
@@ -49,6 +56,8 @@ type ClaimedRow = {
   inputs: string;
   secret_inputs: string | null;
   attempts: number | bigint;
+  resume_from: string | null;
+  rerun_of: string | null;
   /** The skill's stored definition, read by the statement that named its version. */
   definition: string | null;
 };
@@ -173,6 +182,8 @@ function claimedRun(
     secretInputs: fromJsonColumn<Record<string, string>>(row.secret_inputs),
     attempt: Number(row.attempts),
     definition,
+    resumeFrom: row.resume_from,
+    rerunOf: row.rerun_of,
     calledSkills,
   };
 }

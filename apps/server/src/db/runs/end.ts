@@ -5,6 +5,7 @@ import { toJsonColumn } from "../json-column.js";
 import type { NewRunEvent } from "../repositories/run-events.js";
 import { stateInSql } from "../repositories/run-state-filter.js";
 import { insertRunChange, recordRunChange } from "./changes.js";
+import { checkpointValues, insertCheckpoints, type StoredCheckpoint } from "./checkpoints.js";
 import { eventValues, type Holder, insertEvents } from "./record.js";
 import { endHeldRunAtOnce, endHeldRunCountingEndpoints } from "./sql/end.js";
 
@@ -28,6 +29,7 @@ export async function end(
   data: Record<string, unknown>,
   event: NewRunEvent,
   earlier: readonly NewRunEvent[] = [],
+  checkpoints: readonly StoredCheckpoint[] = [],
 ): Promise<boolean> {
   const sources = stateInSql(sourcesOf(to));
   const { at } = event;
@@ -37,11 +39,15 @@ export async function end(
     // The common case in one statement, one round trip
     // (docs/decisions/0010-one-statement-per-write-on-postgresql.md); what it leaves (the run
     // is no longer held, or its owner has endpoints to tell) the plan below sorts out.
-    const { rows } = await db.direct.single(endHeldRunAtOnce(sources.sql, events.length), [
-      ...ending,
-      ...events.flatMap(eventValues),
-      ...[holder.runId, at],
-    ]);
+    const { rows } = await db.direct.single(
+      endHeldRunAtOnce(sources.sql, events.length, checkpoints.length),
+      [
+        ...ending,
+        ...events.flatMap(eventValues),
+        ...checkpoints.flatMap((checkpoint) => checkpointValues(holder.runId, checkpoint)),
+        ...[holder.runId, at],
+      ],
+    );
     if (rows.length === 1) return true;
   }
   return db.direct.run(function* (): TransactionPlan<boolean> {
@@ -52,6 +58,7 @@ export async function end(
     const row = rows[0];
     if (row === undefined) return false;
     yield* insertEvents(events);
+    yield* insertCheckpoints(holder.runId, checkpoints);
     const run = { id: holder.runId, owner: row.owner };
     if (Number(row.endpoints) === 0) yield* insertRunChange(run, at);
     else yield* recordRunChange(run, to, at);

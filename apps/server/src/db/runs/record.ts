@@ -1,8 +1,9 @@
 import { type DirectSql, query, type SqlValue, type TransactionPlan } from "../direct-sql.js";
 import { toJsonColumn } from "../json-column.js";
 import { type NewRunEvent, toRunEventRow } from "../repositories/run-events.js";
+import { insertCheckpoints, type StoredCheckpoint } from "./checkpoints.js";
 import { insertEvents as insertEventsSql } from "./sql/events.js";
-import { FENCE_HELD_RUN, MARK_EFFECTS, SET_HELD_RUN_DATA } from "./sql/record.js";
+import { FENCE_HELD_RUN, MARK_EFFECTS, SET_EFFECTS_STEP, SET_HELD_RUN_DATA } from "./sql/record.js";
 
 /** Who holds a run: every write of a worker is conditional on still holding it. */
 export interface Holder {
@@ -45,17 +46,28 @@ export function eventValues(event: NewRunEvent): SqlValue[] {
   ];
 }
 
+/** What one write of a worker adds to a run it holds (see record). */
+export interface RunWrite {
+  events: readonly NewRunEvent[];
+  /** The run's whole data, when it changed. */
+  data?: Record<string, unknown>;
+  /** Checkpoints taken since the last write, in order (docs/decisions/0051-checkpoints.md). */
+  checkpoints?: readonly StoredCheckpoint[];
+  /**
+   * The step with effects about to begin (its label), or null once the run has passed a step
+   * boundary after it; unchanged when absent (docs/decisions/0023-side-effects-at-most-once.md).
+   */
+  effects?: string | null;
+}
+
 /**
- * Appends events and, when given, replaces the run's data, in one transaction, only while
- * `holder` still holds the run (its worker, in play or pause): the run's row is updated first
- * and the events follow only when that matched. False when the run was no longer held.
+ * Appends events, checkpoints and, when given, the run's data and its step with effects, in one
+ * transaction, only while `holder` still holds the run (its worker, in play or pause): the run's
+ * row is updated first and the rest follows only when that matched. False when the run was no
+ * longer held.
  */
-export function record(
-  direct: DirectSql,
-  holder: Holder,
-  events: readonly NewRunEvent[],
-  data?: Record<string, unknown>,
-): Promise<boolean> {
+export function record(direct: DirectSql, holder: Holder, write: RunWrite): Promise<boolean> {
+  const { events, data, checkpoints = [], effects } = write;
   return direct.run(function* (): TransactionPlan<boolean> {
     // Without data the row is still written (to itself): the write is the fence.
     const { changes } =
@@ -63,7 +75,9 @@ export function record(
         ? yield* query(FENCE_HELD_RUN, [holder.runId, holder.workerId])
         : yield* query(SET_HELD_RUN_DATA, [toJsonColumn(data), holder.runId, holder.workerId]);
     if (changes !== 1) return false;
+    if (effects !== undefined) yield* query(SET_EFFECTS_STEP, [effects, holder.runId]);
     yield* insertEvents(events);
+    yield* insertCheckpoints(holder.runId, checkpoints);
     return true;
   });
 }

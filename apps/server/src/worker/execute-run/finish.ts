@@ -11,6 +11,7 @@ import {
 } from "@skillrun/engine";
 import type { NewRunEvent } from "../../db/repositories/run-events.js";
 import type { Holder } from "../../db/repositories/run-execution.js";
+import type { StoredCheckpoint } from "../../db/runs/checkpoints.js";
 import { EventBudget } from "../event-limits.js";
 import type { ExecuteRunDeps, RunContext } from "../execute-run.js";
 import type { HostOutcome } from "../run-hosts.js";
@@ -18,6 +19,11 @@ import { RunStop } from "../run-stop.js";
 import { fileOverQuotaMessage } from "../storage-quota.js";
 import type { HostedWork } from "./host.js";
 import type { PreparedRun, UnstartedRun } from "./prepare.js";
+
+/** What the run's writer handed over: the last events and checkpoints, for the ending to write. */
+type StepLog = { events: readonly NewRunEvent[]; checkpoints: readonly StoredCheckpoint[] };
+
+const NO_STEP_LOG: StepLog = { events: [], checkpoints: [] };
 
 /**
  * Ends a run the engine is done with: once its browser is closed and its video and files are
@@ -181,7 +187,7 @@ export function timeoutMessageOf(definition: SkillDefinition, reason: unknown): 
 /**
  * Ends the run after the engine was stopped, as the reason of the stop says; true when it was
  * put back in the queue. `explanation`: what timeoutMessageOf says of the stop (a timeout's
- * message, or the quota a `quota` stop names). `stepLog`: its last events, not yet written.
+ * message, or the quota a `quota` stop names). `stepLog`: its last events and checkpoints, not yet written.
  */
 async function stopped(
   deps: ExecuteRunDeps,
@@ -190,7 +196,7 @@ async function stopped(
   explanation: string,
   durationMs: number,
   effectsStep?: StepRef,
-  stepLog: readonly NewRunEvent[] = [],
+  stepLog: StepLog = NO_STEP_LOG,
 ): Promise<boolean> {
   const kind = result.reason ?? "lost";
   const at = deps.clock.now();
@@ -212,7 +218,7 @@ async function stopped(
       // The cancel itself already moved the run to `cancel`; the log says where it stopped.
       const message = "stopped: the run was cancelled";
       const event: NewRunEvent = { ...base, type: "run_cancelled", message };
-      await deps.execution.recordCancelled(holder, event, stepLog);
+      await deps.execution.recordCancelled(holder, event, stepLog.events);
       logEnded(deps, "cancel", durationMs);
       return false;
     }
@@ -227,7 +233,9 @@ async function stopped(
         return false;
       }
       const message = `worker ${deps.workerId} shut down; the run was put back in the queue`;
-      if (stepLog.length > 0) await deps.execution.record(holder, [...stepLog]);
+      if (stepLog.events.length + stepLog.checkpoints.length > 0) {
+        await deps.execution.record(holder, stepLog);
+      }
       const released = await deps.execution.release(holder, {
         ...base,
         type: "run_released",
@@ -258,7 +266,7 @@ async function fail(
   error: StepError,
   started: number,
   step?: StepRef,
-  stepLog: readonly NewRunEvent[] = [],
+  stepLog: StepLog = NO_STEP_LOG,
 ): Promise<void> {
   const at = deps.clock.now();
   const event: NewRunEvent = {
@@ -285,9 +293,10 @@ async function end(
   to: "finish" | "reset" | "timeout",
   data: Record<string, unknown>,
   event: NewRunEvent,
-  stepLog: readonly NewRunEvent[] = [],
+  stepLog: StepLog = NO_STEP_LOG,
 ): Promise<void> {
-  const ended = await deps.execution.end(holder, to, data, event, stepLog);
+  const { events, checkpoints } = stepLog;
+  const ended = await deps.execution.end(holder, to, data, event, events, checkpoints);
   if (ended) {
     logEnded(deps, to, event.durationMs, data.error as StepError | undefined);
   } else {

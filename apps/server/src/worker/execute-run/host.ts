@@ -2,6 +2,7 @@ import type { EngineEvent, RunJob, StepRef } from "@skillrun/engine";
 import { toRunEvent } from "../engine-events.js";
 import type { RunContext } from "../execute-run.js";
 import type { HostedRun, HostedRunHandlers, HostOutcome, ReservedHost } from "../run-hosts.js";
+import { resumable } from "./go-on-from.js";
 import type { PreparedRun } from "./prepare.js";
 
 /** What the run's process has told of its work so far; read when its ending is written. */
@@ -9,8 +10,13 @@ export interface RunProgress {
   data: Record<string, unknown>;
   /** The step under way, for the error of a run whose process had to be ended. */
   step: StepRef | undefined;
-  /** The first step of this attempt that may have had effects, once recorded. */
+  /**
+   * The step with effects recorded last: under `on_worker_loss: resume` only while it is under
+   * way (a checkpoint after it clears it), otherwise the attempt's first.
+   */
   effectsStep: StepRef | undefined;
+  /** A checkpoint was too large to keep (told once in the step log). */
+  checkpointOverLimit?: boolean;
 }
 
 /** The engine's work on a run, done: how it ended, and what is still to come of it. */
@@ -57,6 +63,7 @@ function jobOf({ deps, run, now }: RunContext, prepared: PreparedRun): RunJob {
     network: deps.network,
     clockOffsetMs: now() - Date.now(),
     files: { dir: prepared.filesDir, existing: prepared.inputFiles },
+    ...(prepared.resume && { resume: prepared.resume }),
     browser: {
       chromium: deps.chromium,
       videoPath: prepared.videoPath,
@@ -70,9 +77,10 @@ function jobOf({ deps, run, now }: RunContext, prepared: PreparedRun): RunJob {
 /** How what the run's process reports is recorded, into `progress` as well. */
 function handlersOf(
   { deps, run, holder }: RunContext,
-  { writer, budget, fileIndex, pauses }: PreparedRun,
+  prepared: PreparedRun,
   progress: RunProgress,
 ): HostedRunHandlers {
+  const { writer, budget, fileIndex, pauses } = prepared;
   return {
     onEvent: (event: EngineEvent) => {
       if (event.type === "step_started") progress.step = event.step;
@@ -85,13 +93,41 @@ function handlersOf(
         writer.push(budget.admit(entry));
       }
     },
+    onCheckpoint: ({ step, seq, topLevel, json }) => {
+      const bytes = Buffer.byteLength(json);
+      const over = bytes > deps.checkpointMaxBytes;
+      if (over && !progress.checkpointOverLimit) {
+        progress.checkpointOverLimit = true;
+        const message = `the checkpoint before step ${step} is ${bytes} bytes, more than RUN_CHECKPOINT_MAX_BYTES (${deps.checkpointMaxBytes}): it is not kept, and the run cannot go on from there (after a lost worker, or in a rerun)`;
+        writer.push(
+          budget.admit({
+            runId: run.id,
+            at: deps.clock.now(),
+            type: "log",
+            level: "warn",
+            message,
+          }),
+        );
+      }
+      // Past a step boundary the run may go on from there: no step with effects is under way.
+      if (resumable(prepared)) progress.effectsStep = undefined;
+      writer.pushCheckpoint({
+        label: step,
+        seq,
+        topLevel,
+        sealed: over ? null : deps.secrets.sealCheckpoint(run.id, json),
+        bytes,
+        at: deps.clock.now(),
+      });
+    },
     onProblem: (message) =>
       writer.push(
         budget.admit({ runId: run.id, at: deps.clock.now(), type: "log", level: "warn", message }),
       ),
     onFile: (file) => fileIndex.push(file),
     onEffects: async (at) => {
-      if (!(await deps.execution.markEffects(holder, at.label))) {
+      // Written with the step log before it, so the mark never lands before its checkpoint.
+      if (!(await writer.markEffects(at.label))) {
         throw new Error("the run is no longer this worker's");
       }
       progress.effectsStep = at;

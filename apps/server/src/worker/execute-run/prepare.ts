@@ -1,4 +1,5 @@
 import {
+  type Checkpoint,
   createRunFiles,
   type RunFile,
   type SkillDefinition,
@@ -14,6 +15,7 @@ import { RunStop } from "../run-stop.js";
 import { fileOverQuotaMessage } from "../storage-quota.js";
 import { TimeLimit } from "../time-limit.js";
 import { timeoutMessageOf } from "./finish.js";
+import { copyRerunFiles, resumable, startingPoint } from "./go-on-from.js";
 
 /** A run ready to start in its process: what the engine is given, and what records its work. */
 export interface PreparedRun {
@@ -25,8 +27,10 @@ export interface PreparedRun {
   inputs: Record<string, unknown>;
   /** The secrets it reads. */
   secrets: Record<string, string>;
-  /** The run files its file inputs became. */
+  /** The run files it starts with: its file inputs, or those it had when it goes on. */
   inputFiles: RunFile[];
+  /** The checkpoint it goes on from; none when it starts at its first step. */
+  resume?: Checkpoint;
   filesDir: string;
   videoPath: string;
   /** When it started (the clock's ms): after setting aside an earlier attempt, before inputs. */
@@ -76,14 +80,24 @@ export async function prepareRun(
   if (!opened.ok) return { ready: false, outcome: "failed", message: opened.message };
 
   const { execution, clock, logger } = deps;
-  const writer = new EventWriter(execution, holder, logger);
+  const starting = await startingPoint(context, definition);
+  if (starting.from === "nowhere")
+    return { ready: false, outcome: "failed", message: starting.message };
+  const writer = new EventWriter(execution, holder, logger, resumable({ definition }));
   // Listening to the watch from here on: a pause asked for while the inputs load is heard.
   const pauses = new RunPause(
     { execution, holder, clock, logger, control, eventsWritten: () => writer.flushed() },
     watch,
   );
   const budget = new EventBudget(deps.eventLimits);
-  await setAsideEarlierAttempt(context, writer, budget);
+  if (starting.from === "checkpoint" && run.rerunOf === null) {
+    // Going on: the files stay; only the video of the attempt before is set aside.
+    await setAsideEarlierVideo(context, writer, budget);
+  } else {
+    await setAsideEarlierAttempt(context, writer, budget);
+    // Starting over: what an earlier attempt checkpointed no longer says where the run is.
+    if (run.attempt > 1 && starting.from === "start") await execution.forgetCheckpoints(run.id);
+  }
   const videoPath = await deps.fileStore.pathForWriting(run.id);
   const started = now();
   // Stopped while the run is paused.
@@ -97,20 +111,29 @@ export async function prepareRun(
   const fileIndex = new FileIndexWriter(deps.files.runFiles, run.id, filesDir, logger, (name) =>
     control.abort(new RunStop("quota", fileOverQuotaMessage(name, quota))),
   );
-  const stored = await storeFileInputs(context, definition, opened.inputs, {
-    filesDir,
-    fileIndex,
-    timeLimit,
-    started,
-  });
+  const checkpoint = starting.from === "checkpoint" ? starting.checkpoint : undefined;
+  const stored =
+    checkpoint !== undefined && run.rerunOf === null
+      ? await filesKept(context, checkpoint)
+      : await storeFileInputs(context, definition, opened.inputs, {
+          filesDir,
+          fileIndex,
+          timeLimit,
+          started,
+        });
   if ("ready" in stored) return stored;
+  const copied =
+    checkpoint === undefined
+      ? []
+      : await copyRerunFiles(context, filesDir, fileIndex, stored.inputFiles);
   return {
     ready: true,
     definition,
     skills,
     inputs: stored.inputs,
     secrets: opened.secrets,
-    inputFiles: stored.inputFiles,
+    inputFiles: [...stored.inputFiles, ...copied],
+    ...(checkpoint && { resume: checkpoint }),
     filesDir,
     videoPath,
     started,
@@ -135,6 +158,32 @@ async function setAsideEarlierAttempt(
   if (kept === null) return;
   await deps.files.runFiles.forget([run.id]);
   const message = `what an earlier attempt left is kept in the video store as ${kept}.webm and ${kept}-files/`;
+  writer.push(
+    budget.admit({ runId: run.id, at: deps.clock.now(), type: "log", level: "info", message }),
+  );
+}
+
+/**
+ * What a run that goes on from its own checkpoint starts with: the inputs the checkpoint holds
+ * (its file inputs already stored) and the files it has kept.
+ */
+async function filesKept(
+  { deps, run }: RunContext,
+  checkpoint: Checkpoint,
+): Promise<{ inputs: Record<string, unknown>; inputFiles: RunFile[] }> {
+  const inputFiles = (await deps.files.runFiles.list(run.owner, run.id)) ?? [];
+  return { inputs: checkpoint.skills[0]?.inputs ?? run.inputs, inputFiles };
+}
+
+/** A run that goes on keeps its files; the video of the attempt before it is set aside. */
+async function setAsideEarlierVideo(
+  { deps, run }: RunContext,
+  writer: EventWriter,
+  budget: EventBudget,
+): Promise<void> {
+  const kept = await deps.fileStore.keepEarlierVideo(run.id);
+  if (kept === null) return;
+  const message = `the video of the attempt before is kept in the video store as ${kept}.webm`;
   writer.push(
     budget.admit({ runId: run.id, at: deps.clock.now(), type: "log", level: "info", message }),
   );

@@ -78,8 +78,11 @@ export type FromRunHost =
   /** Loaded and listening: the host can take a run at once (sent once, first). */
   | { type: "ready" }
   | { type: "event"; event: EngineEvent }
-  /** The state at a step boundary, in order with the events (ExecuteSkillOptions.onCheckpoint). */
-  | { type: "checkpoint"; checkpoint: Checkpoint }
+  /**
+   * The state at a step boundary, in order with the events (ExecuteSkillOptions.onCheckpoint):
+   * its JSON, made here rather than on the server's thread, and what the server files it under.
+   */
+  | { type: "checkpoint"; step: string; seq: number; top_level: boolean; json: string }
   /**
    * The run is about to begin its first step that may have effects: the step waits until the
    * server answers `effects_recorded` (ExecuteSkillOptions.beforeEffects).

@@ -129,7 +129,14 @@ async function execute(job: RunJob): Promise<void> {
       run: job.run,
       signal: control.signal,
       onEvent: (event) => post({ type: "event", event }),
-      onCheckpoint: (checkpoint) => post({ type: "checkpoint", checkpoint }),
+      onCheckpoint: (checkpoint) =>
+        post({
+          type: "checkpoint",
+          step: checkpoint.step,
+          seq: checkpoint.steps_run,
+          top_level: checkpoint.path.length === 1,
+          json: JSON.stringify(checkpoint),
+        }),
       ...(job.resume && { resume: job.resume }),
       beforeEffects: recordEffects,
       pause: (request) => pause(request, masker),

@@ -38,7 +38,7 @@ function claimNext(lock: string): string {
         skill_version = (SELECT definition_hash FROM skills
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id)
       WHERE state IS NULL AND id = (${pickNext(lock)})
-      RETURNING id, owner, skill_id, inputs, secret_inputs, attempts,
+      RETURNING id, owner, skill_id, inputs, secret_inputs, attempts, resume_from, rerun_of,
         (SELECT definition FROM skills
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id) AS definition`;
 }

@@ -25,8 +25,9 @@ export function endHeldRunCountingEndpoints(sources: string): string {
  * `events` events (their values after the ending's), and the change-feed row (run id, time).
  * It ends nothing when the owner has one: the plan then writes the deliveries too.
  */
-export function endHeldRunAtOnce(sources: string, events: number): string {
+export function endHeldRunAtOnce(sources: string, events: number, checkpoints = 0): string {
   const values = Array.from({ length: events }, (_, i) => `(${i}, ${TYPED_EVENT_PLACEHOLDERS})`);
+  const saved = Array.from({ length: checkpoints }, () => `(${TYPED_CHECKPOINT_PLACEHOLDERS})`);
   return `WITH ended AS (
       ${endHeldRun(sources)} AND NOT EXISTS (SELECT 1 FROM webhooks
           WHERE webhooks.owner = runs.owner AND disabled_at IS NULL)
@@ -35,6 +36,24 @@ export function endHeldRunAtOnce(sources: string, events: number): string {
       SELECT ${EVENT_COLUMNS} FROM (VALUES ${values.join(", ")})
         AS logged (n, ${EVENT_COLUMNS})
         WHERE EXISTS (SELECT 1 FROM ended) ORDER BY n),
+    ${checkpoints === 0 ? "" : `saved AS (${upsertCheckpoints(saved)}),`}
     changed AS (INSERT INTO run_changes (owner, run_id, at) SELECT owner, ?, ? FROM ended)
   SELECT owner FROM ended`;
+}
+
+/** A checkpoint's values (CHECKPOINT_COLUMNS, `top_level` as 1 or 0), typed for a VALUES list. */
+const TYPED_CHECKPOINT_PLACEHOLDERS =
+  "?::text, ?::text, ?::integer, (?::integer = 1), ?::text, ?::integer, ?::timestamp(3)";
+
+const CHECKPOINT_COLUMNS = "run_id, step_label, seq, top_level, state, bytes, created_at";
+
+/** The ending's checkpoints (none with the same label), written only when the run ended. */
+function upsertCheckpoints(values: string[]): string {
+  return `INSERT INTO run_checkpoints (${CHECKPOINT_COLUMNS})
+      SELECT ${CHECKPOINT_COLUMNS} FROM (VALUES ${values.join(", ")})
+        AS saved (${CHECKPOINT_COLUMNS})
+        WHERE EXISTS (SELECT 1 FROM ended)
+      ON CONFLICT (run_id, step_label) DO UPDATE SET seq = excluded.seq,
+        top_level = excluded.top_level, state = excluded.state, bytes = excluded.bytes,
+        created_at = excluded.created_at`;
 }

@@ -16,3 +16,6 @@ export const SET_HELD_RUN_DATA = `UPDATE runs SET data = ?
  */
 export const MARK_EFFECTS = `UPDATE runs SET effects_step = ?
   WHERE id = ? AND worker_id = ? AND state IN ('play', 'pause')`;
+
+/** Sets or clears the step with effects under way (label or null, run id): fenced before. */
+export const SET_EFFECTS_STEP = "UPDATE runs SET effects_step = ? WHERE id = ?";

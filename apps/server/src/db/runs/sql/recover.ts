@@ -3,8 +3,10 @@
  * `sources`) and returns its owner; the claim does not count as an attempt.
  */
 export function releaseHeldRun(sources: string): string {
+  // The next claim goes on from the run's latest checkpoint, if it has one and its skill says so.
   return `UPDATE runs SET state = NULL, worker_id = NULL, lease_expires_at = NULL, data = NULL,
-      attempts = attempts - 1
+      attempts = attempts - 1, resume_from = (SELECT step_label FROM run_checkpoints
+        WHERE run_checkpoints.run_id = runs.id ORDER BY seq DESC LIMIT 1)
     WHERE id = ? AND worker_id = ? AND ${sources}
     RETURNING owner`;
 }

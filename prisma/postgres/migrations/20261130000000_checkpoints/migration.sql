@@ -1,0 +1,24 @@
+-- Durable runs: each run's checkpoints, and where a run goes on from (docs/decisions/0051-checkpoints.md).
+-- AlterTable
+ALTER TABLE "runs" ADD COLUMN     "resume_from" TEXT,
+ADD COLUMN     "rerun_of" TEXT,
+ADD COLUMN     "rerun_step" TEXT;
+
+-- CreateTable
+CREATE TABLE "run_checkpoints" (
+    "run_id" TEXT NOT NULL,
+    "step_label" TEXT NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "top_level" BOOLEAN NOT NULL,
+    "state" TEXT,
+    "bytes" INTEGER NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "run_checkpoints_pkey" PRIMARY KEY ("run_id","step_label")
+);
+
+-- CreateIndex
+CREATE INDEX "run_checkpoints_run_id_seq_idx" ON "run_checkpoints"("run_id", "seq");
+
+-- AddForeignKey
+ALTER TABLE "run_checkpoints" ADD CONSTRAINT "run_checkpoints_run_id_fkey" FOREIGN KEY ("run_id") REFERENCES "runs"("id") ON DELETE CASCADE ON UPDATE CASCADE;
