@@ -195,6 +195,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/run/{id}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an ended run again from one of its steps
+         * @description Skillrun's extension. Queues a new run of the same skill that starts at the checkpoint the
+         *     ended run `id` kept before step `from_step` (by default the step it failed at): the steps
+         *     before it are not run again; their results, the run's data and variables, its files and,
+         *     for a browser run, its tabs and storage are taken from the original. The new run answers
+         *     `201` with `rerun_of: {run_id, step}`; its step log begins with where it came from. The
+         *     skill's definition is the one stored now: a step the checkpoint names that is no longer
+         *     where it was fails the new run, saying so.
+         *
+         *     A run keeps the checkpoints before its top-level steps and its latest one (at most 50): a
+         *     step no checkpoint is kept for is a `422` at `["body", "from_step"]` naming those it has.
+         *     A run that has not ended is a `409`; a run that did not fail and no `from_step`, a `422`.
+         */
+        post: operations["rerunRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/run/{id}/events": {
         parameters: {
             query?: never;
@@ -919,6 +949,11 @@ export interface components {
              */
             x_skill_version?: string | null;
             /**
+             * @description Skillrun's extension: for a run started by `POST /run/{id}/rerun`, the run it reruns
+             *     and the step it started at; null for every other run.
+             */
+            rerun_of?: components["schemas"]["RerunOf"] | null;
+            /**
              * @description What a queued run waits for, as it stands when the run is read; null once a worker
              *     has taken it (and for every run not queued).
              *
@@ -934,6 +969,25 @@ export interface components {
         };
         /** @enum {string} */
         WaitingFor: "slot" | "owner_limit" | "skill_limit" | "concurrency_key" | "profile" | "agent";
+        /** @description The run a rerun reruns, and the step it started at. */
+        RerunOf: {
+            run_id: string;
+            /** @description The label of the step (its `id`, or a path such as `pages */
+            step: string;
+        };
+        RerunRequest: {
+            /**
+             * @description The step to start at: its label as the run's step log names it (a top-level step's
+             *     `id`, or `step 3 (click)`, or a path such as `pages #2 › page`). Absent: the step the
+             *     run failed at.
+             */
+            from_step?: string;
+            /**
+             * @description Inputs for the rerun, checked as `POST /run/` checks them; they replace the
+             *     original's for the steps from `from_step` on. Absent: the inputs the original run had.
+             */
+            inputs?: Record<string, never>;
+        };
         ResumeRequest: {
             /**
              * @description The answer to the run's `ask` step, any JSON value its schema allows; absent for a run
@@ -1379,7 +1433,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
-        /** @description The run's state does not allow this (queued, ended, or not paused). */
+        /** @description The run's state does not allow this (queued, ended, not paused, or not ended). */
         RunStateConflict: {
             headers: {
                 [name: string]: unknown;
@@ -1749,6 +1803,41 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rerunRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RerunRequest"];
+            };
+        };
+        responses: {
+            /** @description The rerun, queued. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSession"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsWrite"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["RunStateConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["QueueFull"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -47,3 +47,10 @@ export function canTransition(from: StoredRunState, to: StoredRunState): boolean
 export function sourcesOf(to: StoredRunState): StoredRunState[] {
   return STORED_RUN_STATES.filter((from) => canTransition(from, to));
 }
+
+/** How a state is told in a 409's detail: "it is running", "it is in state finish", … */
+export function describedState(state: StoredRunState): string {
+  if (state === null) return "it is queued, waiting for a worker";
+  if (state === "play") return "it is running";
+  return `it is in state ${state}`;
+}

@@ -2,7 +2,7 @@ import express, { type Router } from "express";
 import type { ResumeAnswer, RunPauseRepository } from "../db/repositories/run-pauses.js";
 import { isStorableText } from "../db/storable-text.js";
 import { RequestInvalid, RunNotFound, RunStateConflict } from "../domain/errors.js";
-import type { StoredRunState } from "../domain/run-state-machine.js";
+import { describedState } from "../domain/run-state-machine.js";
 import { ownerOf } from "../http/auth.js";
 import { operation } from "../http/operation.js";
 
@@ -26,7 +26,7 @@ export function runPausesRouter(pauses: RunPauseRepository): Router {
           res.json("pause");
           return;
         case "conflict":
-          throw new RunStateConflict(`Run cannot be paused: ${described(paused.state)}`);
+          throw new RunStateConflict(`Run cannot be paused: ${describedState(paused.state)}`);
         case "not_found":
           throw new RunNotFound();
       }
@@ -56,7 +56,7 @@ export function runPausesRouter(pauses: RunPauseRepository): Router {
             `Run is no longer waiting for an answer: its time ran out at ${resumed.at}`,
           );
         case "conflict":
-          throw new RunStateConflict(`Run is not paused: ${described(resumed.state)}`);
+          throw new RunStateConflict(`Run is not paused: ${describedState(resumed.state)}`);
         case "not_found":
           throw new RunNotFound();
       }
@@ -64,10 +64,4 @@ export function runPausesRouter(pauses: RunPauseRepository): Router {
   );
 
   return router;
-}
-
-function described(state: StoredRunState): string {
-  if (state === null) return "it is queued, waiting for a worker";
-  if (state === "play") return "it is running";
-  return `it is in state ${state}`;
 }

@@ -17,11 +17,13 @@ import {
   QueueFull,
   RequestInvalid,
   RunNotFound,
+  RunStateConflict,
   SkillNotFound,
   VideoNotFound,
 } from "../domain/errors.js";
 import { type InputLimits, inputLimitIssue } from "../domain/input-limits.js";
 import { checkInputs } from "../domain/inputs.js";
+import { describedState, isTerminal } from "../domain/run-state-machine.js";
 import { checkFileInputs } from "../files/file-inputs.js";
 import type { FileStore } from "../files/file-store.js";
 import type { VideoUrlSigner } from "../files/signed-url.js";
@@ -86,20 +88,76 @@ export function runsRouter(deps: {
 
       const found = await skills.getToRun(owner, req.body.skill_id);
       if (!found) throw new SkillNotFound();
-      const { skill } = found;
-      const checked = checkInputs(skill.inputs, req.body.inputs);
-      if (!checked.ok) throw new RequestInvalid(checked.issues);
-      // Measured on what is stored: inputs given as JSON text are parsed by now.
-      const tooLarge = inputLimitIssue(checked.values, deps.inputLimits);
-      if (tooLarge) throw new RequestInvalid([tooLarge]);
-      const fileIssues = await checkFileInputs(skill.inputs, checked.values, owner, deps.uploads);
-      if (fileIssues.length > 0) throw new RequestInvalid(fileIssues);
-      const concurrency = concurrencyOf(found, checked.values);
+      const { inputs, concurrency } = await checkedToRun(owner, found, req.body.inputs);
       // After the checks: a 429 says that this very request would have been queued.
       if (await runs.queueFull(owner)) throw new QueueFull();
-      const run = { owner, skill, inputs: checked.values, concurrency };
+      const run = { owner, skill: found.skill, inputs, concurrency };
       if (idempotency) return answerKeyed(await runs.createOnce(run, idempotency));
       res.json(withVideoUrl(req, await runs.create(run)));
+    }),
+  );
+
+  /** The inputs of a run of `found` as checked and stored, and its concurrency limit. */
+  async function checkedToRun(
+    owner: string,
+    found: SkillToRun,
+    given: Record<string, unknown> | null | undefined,
+  ) {
+    const { skill } = found;
+    const checked = checkInputs(skill.inputs, given);
+    if (!checked.ok) throw new RequestInvalid(checked.issues);
+    // Measured on what is stored: inputs given as JSON text are parsed by now.
+    const tooLarge = inputLimitIssue(checked.values, deps.inputLimits);
+    if (tooLarge) throw new RequestInvalid([tooLarge]);
+    const fileIssues = await checkFileInputs(skill.inputs, checked.values, owner, deps.uploads);
+    if (fileIssues.length > 0) throw new RequestInvalid(fileIssues);
+    return { inputs: checked.values, concurrency: concurrencyOf(found, checked.values) };
+  }
+
+  router.post(
+    "/run/:id/rerun",
+    operation("rerunRun", async (req, res) => {
+      const owner = ownerOf(req);
+      const original = await runs.get(owner, req.params.id);
+      if (!original) throw new RunNotFound();
+      if (!isTerminal(original.state ?? null)) {
+        const state = describedState(original.state ?? null);
+        throw new RunStateConflict(`Run cannot be rerun until it has ended: ${state}`);
+      }
+      const body: { from_step?: string; inputs?: Record<string, unknown> } = req.body ?? {};
+      const step = body.from_step ?? failedStep(original);
+      if (step === null) {
+        throw fromStepInvalid("the run did not fail at a step: say which step to start at");
+      }
+      const kept = await runs.checkpoint(original.id, step);
+      if (kept === null) {
+        const labels = await runs.checkpointLabels(original.id);
+        throw fromStepInvalid(
+          `no checkpoint is kept before step ${step}; this run can be rerun from: ${labels.length === 0 ? "no step" : labels.join(", ")}`,
+        );
+      }
+      if (kept.sealed === null) {
+        throw fromStepInvalid(
+          `the checkpoint before step ${step} was ${kept.bytes} bytes, more than RUN_CHECKPOINT_MAX_BYTES, and was not kept`,
+        );
+      }
+      const found = await skills.getToRun(owner, original.skill_id);
+      if (!found) throw new SkillNotFound();
+      const ownInputs = body.inputs !== undefined;
+      // Without inputs of its own, the rerun goes on with those its checkpoint holds; the stored
+      // ones (secret values masked) are what it shows.
+      const { inputs, concurrency } = ownInputs
+        ? await checkedToRun(owner, found, body.inputs)
+        : {
+            inputs: original.inputs ?? {},
+            concurrency: concurrencyOf(found, original.inputs ?? {}),
+          };
+      if (await runs.queueFull(owner)) throw new QueueFull();
+      const rerun = await runs.createRerun(
+        { owner, skill: found.skill, inputs, concurrency },
+        { runId: original.id, kept: { ...kept, sealed: kept.sealed }, ownInputs },
+      );
+      res.status(201).json(withVideoUrl(req, rerun));
     }),
   );
 
@@ -222,4 +280,17 @@ function cursorParam<T>(
     ]);
   }
   return cursor;
+}
+
+/** The label of the step an ended run failed at, from its `data.error`; null when none. */
+function failedStep(run: RunSession): string | null {
+  const error = (run.data as { error?: { step?: unknown } } | null)?.error;
+  return typeof error?.step === "string" ? error.step : null;
+}
+
+/** A 422 at `["body", "from_step"]`. */
+function fromStepInvalid(message: string): RequestInvalid {
+  return new RequestInvalid([
+    { loc: ["body", "from_step"], msg: `Value error, ${message}`, type: "value_error" },
+  ]);
 }

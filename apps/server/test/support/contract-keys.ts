@@ -20,6 +20,7 @@ const GUARDED: Record<string, [Scope, string, (ctx: Ctx) => string]> = {
   cancelRun: ["runs:write", "POST", (ctx) => `/v1/run/${ctx.aliceRun}/cancel`],
   pauseRun: ["runs:write", "POST", (ctx) => `/v1/run/${ctx.aliceRun}/pause`],
   resumeRun: ["runs:write", "POST", (ctx) => `/v1/run/${ctx.aliceRun}/resume`],
+  rerunRun: ["runs:write", "POST", (ctx) => `/v1/run/${ctx.aliceRun}/rerun`],
   listRunEvents: ["runs:read", "GET", (ctx) => `/v1/run/${ctx.aliceRun}/events`],
   streamRunEvents: ["runs:read", "GET", (ctx) => `/v1/run/${ctx.aliceRun}/events/stream`],
   getRunVideoUrl: ["runs:read", "GET", (ctx) => `/v1/run/${ctx.videoRun}/video_url`],

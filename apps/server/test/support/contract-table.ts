@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import type { NewRunEvent } from "../../src/db/repositories/run-events.js";
 import { startTestServer, type TestServer } from "../../src/test-support/test-server.js";
 import { addScopeAndKeyRows } from "./contract-keys.js";
+import { rerunRows } from "./contract-reruns.js";
 import { FAILURE_MESSAGE } from "./failing-repositories.js";
 import {
   call,
@@ -715,6 +716,8 @@ export const table: Table = {
       call(ctx.broken.origin, "POST", "/v1/run/run_anything/resume", { key: ctx.brokenKey }),
     ),
   },
+
+  rerunRun: rerunRows(ALICE_SKILL, { unauthorized, failing, queued: newRun }),
 
   listRunEvents: {
     "200": [

@@ -37,7 +37,7 @@ import { VIDEO_BYTES } from "./videos.js";
 
 /** The operations of each resource, by operationId; test/contract/<resource>.test.ts runs them. */
 export const CONTRACT_RESOURCES = {
-  runs: ["startRun", "listRuns", "getRun", "cancelRun", "pauseRun", "resumeRun"],
+  runs: ["startRun", "listRuns", "getRun", "cancelRun", "pauseRun", "resumeRun", "rerunRun"],
   streams: ["listRunEvents", "streamRuns", "streamRunEvents"],
   videos: ["getRunVideoUrl", "getRunVideo"],
   files: ["listRunFiles", "getRunFile", "uploadFile", "deleteFile"],

@@ -39,6 +39,9 @@ export const failingRuns = {
   get: fail,
   list: fail,
   cancel: fail,
+  createRerun: fail,
+  checkpoint: fail,
+  checkpointLabels: fail,
 } satisfies Record<keyof RunRepository, unknown> as unknown as RunRepository;
 
 /** A RunPauseRepository whose every method fails. */

@@ -467,6 +467,24 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
           headers: { ...auth, "content-type": type },
         }),
       );
+    case "rerunRun":
+      return fc
+        .tuple(
+          runId,
+          fc.option(fc.record({ from_step: fc.string({ minLength: 1, maxLength: 40 }) }), {
+            nil: undefined,
+          }),
+        )
+        .map(([id, body]) =>
+          make(pathOf(op, id), {
+            ...(body === undefined
+              ? {}
+              : { body: JSON.stringify(body), headers: { ...auth, ...JSON_TYPE } }),
+            // The run's state and what it kept decide: one that did not fail, a step it kept no
+            // checkpoint for.
+            limitMessage: '"loc":["body","from_step"]',
+          }),
+        );
     default:
       // getRun, cancelRun, getRunVideoUrl: a path id only.
       return runId.map((id) => make(pathOf(op, id)));

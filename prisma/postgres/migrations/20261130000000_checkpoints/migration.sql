@@ -2,7 +2,8 @@
 -- AlterTable
 ALTER TABLE "runs" ADD COLUMN     "resume_from" TEXT,
 ADD COLUMN     "rerun_of" TEXT,
-ADD COLUMN     "rerun_step" TEXT;
+ADD COLUMN     "rerun_step" TEXT,
+ADD COLUMN     "rerun_own_inputs" BOOLEAN NOT NULL DEFAULT false;
 
 -- CreateTable
 CREATE TABLE "run_checkpoints" (

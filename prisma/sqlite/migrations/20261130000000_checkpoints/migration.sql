@@ -3,6 +3,7 @@
 ALTER TABLE "runs" ADD COLUMN "resume_from" TEXT;
 ALTER TABLE "runs" ADD COLUMN "rerun_of" TEXT;
 ALTER TABLE "runs" ADD COLUMN "rerun_step" TEXT;
+ALTER TABLE "runs" ADD COLUMN "rerun_own_inputs" BOOLEAN NOT NULL DEFAULT false;
 
 -- CreateTable
 CREATE TABLE "run_checkpoints" (

@@ -9,7 +9,7 @@ import { WAITING_COLUMNS, type WaitingColumns, waitingForOf } from "./waiting-fo
  * with what a queued run waits for.
  */
 export const RUN_COLUMNS = `id, owner, skill_id, name, state, environment, inputs, data, created_at,
-  start_time, end_time, skill_version, ${WAITING_COLUMNS}`;
+  start_time, end_time, skill_version, rerun_of, rerun_step, ${WAITING_COLUMNS}`;
 
 /** A row of RUN_COLUMNS. */
 export interface RunColumns extends WaitingColumns {
@@ -25,6 +25,8 @@ export interface RunColumns extends WaitingColumns {
   start_time: Date;
   end_time: Date | null;
   skill_version: string | null;
+  rerun_of: string | null;
+  rerun_step: string | null;
 }
 
 /**
@@ -45,6 +47,8 @@ export function runRowOf(row: RunColumns, ownerMaxRunning: number | null = null)
     startTime: row.start_time,
     endTime: row.end_time,
     skillVersion: row.skill_version,
+    rerunOf: row.rerun_of,
+    rerunStep: row.rerun_step,
     waitingFor: waitingForOf(row.state, row, ownerMaxRunning),
   };
 }

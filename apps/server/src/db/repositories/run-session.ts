@@ -16,6 +16,9 @@ export type RunRow = {
   startTime: Date;
   endTime: Date | null;
   skillVersion: string | null;
+  /** The run this one reruns, and the step it started at; null (or absent) otherwise. */
+  rerunOf?: string | null;
+  rerunStep?: string | null;
   /** What a queued run waits for; null (or absent) for one that is not queued. */
   waitingFor?: WaitingFor | null;
 };
@@ -35,6 +38,7 @@ export function toRunSession(row: RunRow): RunSession {
     inputs: fromJsonColumn<Record<string, unknown>>(row.inputs),
     data: fromJsonColumn<Record<string, unknown>>(row.data),
     x_skill_version: row.skillVersion,
+    rerun_of: row.rerunOf == null ? null : { run_id: row.rerunOf, step: row.rerunStep ?? "" },
     waiting_for: row.waitingFor ?? null,
   };
 }

@@ -1,4 +1,5 @@
 import type { components } from "@skillrun/contract";
+import type { Checkpoint } from "@skillrun/engine";
 import type { Input, RunSession, RunState } from "../../domain/api-types.js";
 import type { Clock } from "../../domain/clock.js";
 import type { Cursor } from "../../domain/cursor.js";
@@ -6,14 +7,17 @@ import { IDEMPOTENCY_KEY_TTL_MS, requestIdentity } from "../../domain/idempotenc
 import { newRunId } from "../../domain/ids.js";
 import { NO_QUEUE_LIMITS, type QueueLimits } from "../../domain/queue-limits.js";
 import type { StoredRunState } from "../../domain/run-state-machine.js";
+import { sealCheckpoint } from "../../secrets/run-secrets.js";
 import type { SecretBox } from "../../secrets/secret-box.js";
 import { sealSecretInputs } from "../../secrets/secret-inputs.js";
 import type { PrismaClient } from "../database.js";
 import type { DirectSql } from "../direct-sql.js";
 import { toJsonColumn } from "../json-column.js";
 import { cancel } from "../runs/cancel.js";
+import { checkpointLabels, type KeptCheckpoint, readCheckpoint } from "../runs/checkpoints.js";
 import type { RunCommits } from "../runs/commit.js";
 import { create, createOnce, type NewRunRow } from "../runs/create.js";
+import { createRerun } from "../runs/rerun.js";
 import { COUNT_QUEUED } from "../runs/sql/create.js";
 import { keysetPage } from "./keyset-page.js";
 import { RUN_COLUMNS, type RunColumns, runListSql, runRowOf } from "./run-list-sql.js";
@@ -91,6 +95,46 @@ export class RunRepository {
     const row = this.newRow(newRunId(), this.clock.now(), input);
     await create(this.commits, row);
     return this.answerQueued(row);
+  }
+
+  /**
+   * Queues a rerun of the owner's ended run `of.runId` that starts at its checkpoint `kept`
+   * (sealed for the original, sealed anew for the rerun): see POST /run/{id}/rerun.
+   */
+  async createRerun(
+    input: NewRun,
+    of: { runId: string; kept: KeptCheckpoint & { sealed: string }; ownInputs: boolean },
+  ): Promise<RunSession> {
+    const id = newRunId();
+    const row = this.newRow(id, this.clock.now(), input);
+    const json = this.box.open(of.kept.sealed, ["checkpoint", of.runId]);
+    const { steps_run: seq, path } = JSON.parse(json) as Checkpoint;
+    const checkpoint = {
+      label: of.kept.label,
+      seq,
+      topLevel: path.length === 1,
+      sealed: sealCheckpoint(this.box, id, json),
+      bytes: of.kept.bytes,
+      at: row.createdAt,
+    };
+    const step = of.kept.label;
+    await createRerun(this.commits, row, {
+      runId: of.runId,
+      step,
+      checkpoint,
+      ownInputs: of.ownInputs,
+    });
+    return { ...(await this.answerQueued(row)), rerun_of: { run_id: of.runId, step } };
+  }
+
+  /** A run's checkpoint before step `label`, or its latest when `label` is null. */
+  checkpoint(runId: string, label: string | null): Promise<KeptCheckpoint | null> {
+    return readCheckpoint(this.direct, runId, label);
+  }
+
+  /** The labels of the steps a run kept checkpoints before, oldest first. */
+  checkpointLabels(runId: string): Promise<string[]> {
+    return checkpointLabels(this.direct, runId);
   }
 
   /** A run just queued as the API shows it, with what it waits for as it stands now. */

@@ -36,6 +36,8 @@ export interface ClaimedRun {
   resumeFrom: string | null;
   /** The run this one reruns, when it is a rerun. */
   rerunOf: string | null;
+  /** A rerun given inputs of its own; otherwise it goes on with those its checkpoint holds. */
+  rerunOwnInputs: boolean;
   /** The owner's skills its `call`s reach, directly or not, by id (stored definitions). */
   calledSkills: Record<string, unknown>;
 }
@@ -58,6 +60,7 @@ type ClaimedRow = {
   attempts: number | bigint;
   resume_from: string | null;
   rerun_of: string | null;
+  rerun_own_inputs: boolean | number;
   /** The skill's stored definition, read by the statement that named its version. */
   definition: string | null;
 };
@@ -184,6 +187,8 @@ function claimedRun(
     definition,
     resumeFrom: row.resume_from,
     rerunOf: row.rerun_of,
+    // SQLite keeps a boolean as 0 or 1.
+    rerunOwnInputs: Boolean(row.rerun_own_inputs),
     calledSkills,
   };
 }

@@ -45,7 +45,7 @@ export type KeyedCreate = { created: true } | { created: false; earlier: Earlier
  * The run, its change-feed row (for the run stream) and its owner's place in the fair queue's
  * turns, which commit together.
  */
-function newRunStatements(row: NewRunRow): SqlStatement[] {
+export function newRunStatements(row: NewRunRow): SqlStatement[] {
   return [
     { sql: INSERT_RUN_CHANGE, params: [row.owner, row.id, row.createdAt] },
     { sql: INSERT_RUN_OWNER, params: [row.owner] },

@@ -45,6 +45,9 @@ export async function end(
         ...ending,
         ...events.flatMap(eventValues),
         ...checkpoints.flatMap((checkpoint) => checkpointValues(holder.runId, checkpoint)),
+        ...(checkpoints.length === 0
+          ? []
+          : [holder.runId, checkpoints.at(-1)?.seq ?? 0, ...checkpoints.map((c) => c.label)]),
         ...[holder.runId, at],
       ],
     );

@@ -90,8 +90,9 @@ export async function prepareRun(
     watch,
   );
   const budget = new EventBudget(deps.eventLimits);
-  if (starting.from === "checkpoint" && run.rerunOf === null) {
-    // Going on: the files stay; only the video of the attempt before is set aside.
+  if (starting.from === "checkpoint") {
+    // Going on: the files stay (a rerun's copies included); only the video of the attempt
+    // before is set aside.
     await setAsideEarlierVideo(context, writer, budget);
   } else {
     await setAsideEarlierAttempt(context, writer, budget);
@@ -113,7 +114,7 @@ export async function prepareRun(
   );
   const checkpoint = starting.from === "checkpoint" ? starting.checkpoint : undefined;
   const stored =
-    checkpoint !== undefined && run.rerunOf === null
+    checkpoint !== undefined && !run.rerunOwnInputs
       ? await filesKept(context, checkpoint)
       : await storeFileInputs(context, definition, opened.inputs, {
           filesDir,

@@ -39,6 +39,7 @@ function claimNext(lock: string): string {
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id)
       WHERE state IS NULL AND id = (${pickNext(lock)})
       RETURNING id, owner, skill_id, inputs, secret_inputs, attempts, resume_from, rerun_of,
+        rerun_own_inputs,
         (SELECT definition FROM skills
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id) AS definition`;
 }

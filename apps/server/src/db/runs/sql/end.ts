@@ -36,7 +36,7 @@ export function endHeldRunAtOnce(sources: string, events: number, checkpoints = 
       SELECT ${EVENT_COLUMNS} FROM (VALUES ${values.join(", ")})
         AS logged (n, ${EVENT_COLUMNS})
         WHERE EXISTS (SELECT 1 FROM ended) ORDER BY n),
-    ${checkpoints === 0 ? "" : `saved AS (${upsertCheckpoints(saved)}),`}
+    ${checkpoints === 0 ? "" : `saved AS (${upsertCheckpoints(saved)}), ${dropOlderNested(checkpoints)},`}
     changed AS (INSERT INTO run_changes (owner, run_id, at) SELECT owner, ?, ? FROM ended)
   SELECT owner FROM ended`;
 }
@@ -46,6 +46,17 @@ const TYPED_CHECKPOINT_PLACEHOLDERS =
   "?::text, ?::text, ?::integer, (?::integer = 1), ?::text, ?::integer, ?::timestamp(3)";
 
 const CHECKPOINT_COLUMNS = "run_id, step_label, seq, top_level, state, bytes, created_at";
+
+/**
+ * The run's checkpoints inside blocks older than the ending's latest (run id, its seq, then the
+ * labels of the ending's own, which `saved` writes), as insertCheckpoints drops them.
+ */
+function dropOlderNested(checkpoints: number): string {
+  return `dropped AS (DELETE FROM run_checkpoints
+      WHERE run_id = ?::text AND top_level = false AND seq < ?::integer
+        AND step_label NOT IN (${Array.from({ length: checkpoints }, () => "?::text").join(", ")})
+        AND EXISTS (SELECT 1 FROM ended))`;
+}
 
 /** The ending's checkpoints (none with the same label), written only when the run ended. */
 function upsertCheckpoints(values: string[]): string {
