@@ -81,6 +81,11 @@ const ConfigSchema = z.object({
   // How long a run told to stop (cancel, time limit, shutdown) may take before its process is
   // killed: an expression that never yields (a catastrophic regex) is ended this way.
   RUN_STOP_GRACE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  // How long a run waits for an answer or a resume (an `ask`, a pause asked for) before it is
+  // parked, and how long a `wait` must be to be parked at once: parked, it holds no worker,
+  // browser or slot, and any worker goes on with it from its checkpoint once answered, resumed or
+  // its wait ended (docs/decisions/0052-parking.md). 0 parks at once.
+  PARK_AFTER_SECONDS: z.coerce.number().min(0).max(86_400).default(10),
   // Largest a run's checkpoint may be, as JSON (bytes): its state at a step boundary, a browser
   // run's storage included (docs/decisions/0051-checkpoints.md). A larger one is not kept, and the
   // run cannot go on from that step (a lost worker ends it in reset, a rerun from it is refused).

@@ -67,7 +67,7 @@ export function createRepositories(
     runs: new RunRepository(db.prisma, db.direct, clock, commits, secretBox, limits),
     runEvents: new RunEventRepository(db.prisma),
     runChanges: new RunChangeRepository(db.prisma, db.direct, ownerMaxRunning),
-    runPauses: new RunPauseRepository(db.prisma, db.direct, clock),
+    runPauses: new RunPauseRepository(db.prisma, db.direct, clock, commits),
     runExecution: new RunExecutionRepository(db.direct, clock, db.flavour, ownerMaxRunning),
     secrets: new SecretRepository(db.prisma, clock, secretBox),
     skills: new SkillRepository(db.prisma, db.direct, clock),

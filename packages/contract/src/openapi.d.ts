@@ -1013,13 +1013,16 @@ export interface components {
          *     - `run_paused`: the run is in `pause` (`data`: `reason` `ask` with `prompt`, `schema` and
          *       `expires_at`, or `requested`); `step` is the step it waits at
          *     - `run_resumed`: a client resumed the run; it is in `play` again
+         *     - `run_parked`: the run waits (an ask, a pause, a long `wait`) holding no worker, browser
+         *       or slot (`data.wake_at`: when a parked `wait` goes on, or a pause expires); an answer,
+         *       a resume or the wait's end lets any worker go on from its checkpoint
          *     - `worker_lost`: the run's worker stopped renewing its lease; the run was re-queued, or
          *       ended in `reset` when that had happened before
          *     - `video_recorded`: the run's browser session was saved as its video (`data`: `width`,
          *       `height`, `frames`, `duration_ms`); `GET /run/{id}/video_url` gives its address
          * @enum {string}
          */
-        RunEventType: "run_claimed" | "run_started" | "step_started" | "step_finished" | "step_failed" | "step_skipped" | "log" | "data_updated" | "run_finished" | "run_failed" | "run_timed_out" | "run_cancelled" | "run_released" | "run_paused" | "run_resumed" | "worker_lost" | "video_recorded";
+        RunEventType: "run_claimed" | "run_started" | "step_started" | "step_finished" | "step_failed" | "step_skipped" | "log" | "data_updated" | "run_finished" | "run_failed" | "run_timed_out" | "run_cancelled" | "run_released" | "run_paused" | "run_resumed" | "run_parked" | "worker_lost" | "video_recorded";
         /** @description The step an event is about. */
         StepRef: {
             /** @description Position in its own `steps` list (the skill's, a loop's, a called skill's), from 0. */

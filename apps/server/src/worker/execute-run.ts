@@ -38,6 +38,8 @@ export interface ExecuteRunDeps {
   memoryMb: number;
   /** The largest checkpoint kept, as JSON (RUN_CHECKPOINT_MAX_BYTES). */
   checkpointMaxBytes: number;
+  /** How long a run waits for an answer or a resume before it is parked (PARK_AFTER_SECONDS). */
+  parkAfterMs: number;
   /** As whom the run's browser runs, and how much memory it may use. */
   browser: BrowserSettings;
   /** Where the run may connect: its http steps and every request of its browser. */

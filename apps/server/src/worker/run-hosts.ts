@@ -84,6 +84,8 @@ export interface HostedRunHandlers {
   onPaused(request: PauseRequest): Promise<unknown>;
   /** The run gave up waiting (a timeout inside it) and goes on without an answer. */
   onPauseAbandoned(): void;
+  /** A `wait` step waits, doing nothing, until `until` (epoch ms). */
+  onWaiting(step: StepRef, until: number): void;
 }
 
 // What V8 prints when a heap limit is reached; the process then aborts.
@@ -404,6 +406,9 @@ function relay(host: Host, message: FromRunHost, handlers: HostedRunHandlers): b
       return true;
     case "pause_abandoned":
       handlers.onPauseAbandoned();
+      return true;
+    case "waiting":
+      handlers.onWaiting(message.step, Date.parse(message.until));
       return true;
     default:
       return false;

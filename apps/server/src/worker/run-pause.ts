@@ -8,6 +8,7 @@ import type {
 } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
 import type { PausedFor } from "../domain/paused-for.js";
+import type { RunParking } from "./run-parking.js";
 import { RunStop } from "./run-stop.js";
 import type { TimeLimit } from "./time-limit.js";
 
@@ -38,6 +39,18 @@ export class RunWatch {
   listen(listener: (run: HeldRunState, readAt: number) => void): void {
     this.listener = listener;
   }
+
+  private parker: (() => Promise<void>) | undefined;
+
+  /** How the run is parked at once, should the worker drain while it waits. */
+  onPark(park: () => Promise<void>): void {
+    this.parker = park;
+  }
+
+  /** Parks the run now if it waits (see RunParking.parkNow); settles at once otherwise. */
+  parkNow(): Promise<void> {
+    return this.parker?.() ?? Promise.resolve();
+  }
 }
 
 interface RunPauseDeps {
@@ -49,6 +62,8 @@ interface RunPauseDeps {
   control: AbortController;
   /** Settles once the events reported so far are written, so run_paused comes after them. */
   eventsWritten: () => Promise<void>;
+  /** Parks the run while it stays paused (see RunParking). */
+  parking?: RunParking;
 }
 
 /**
@@ -71,6 +86,8 @@ export class RunPause {
   private givenUpWhilePausing = false;
   /** The move back to play of a pause the engine gave up, until written. */
   private leaving: Promise<void> = Promise.resolve();
+  /** The answer a client gave while the run was parked, for the ask it goes on at. */
+  private preAnswer: { answer: unknown } | undefined;
 
   constructor(
     private readonly deps: RunPauseDeps,
@@ -85,9 +102,22 @@ export class RunPause {
     this.requestPause = requestPause;
   }
 
+  /**
+   * A woken run was answered while it was parked: the ask it goes on at (the step it was parked
+   * at, run again) takes this answer instead of pausing again.
+   */
+  answeredWhileParked(answer: unknown): void {
+    this.preAnswer = { answer };
+  }
+
   /** The engine paused: write it, then wait until a client resumes the run; gives the answer. */
   async paused(request: PauseRequest): Promise<unknown> {
     const { execution, holder, clock, control } = this.deps;
+    if (request.reason === "ask" && this.preAnswer !== undefined) {
+      const { answer } = this.preAnswer;
+      this.preAnswer = undefined;
+      return answer;
+    }
     this.timeLimit?.suspend();
     const waitMs = request.reason === "ask" ? request.timeoutMs : REQUESTED_PAUSE_MS;
     const { pausedFor, event } = pauseOf(holder.runId, request, clock.now(), waitMs);
@@ -128,6 +158,7 @@ export class RunPause {
     const onAbort = () => rejectWait?.(control.signal.reason);
     control.signal.addEventListener("abort", onAbort, { once: true });
     let expire = () => {};
+    this.deps.parking?.paused(Date.parse(pausedFor.expires_at));
     try {
       return await new Promise<unknown>((resolve, reject) => {
         const waiting: Waiting = { resolve, reject };
@@ -142,6 +173,7 @@ export class RunPause {
         }, waitMs);
       });
     } finally {
+      this.deps.parking?.over();
       this.waiting = undefined;
       expire();
       control.signal.removeEventListener("abort", onAbort);

@@ -9,11 +9,14 @@ export class TimeLimit {
   private since: number;
   private cancel: (() => void) | undefined;
 
+  private readonly total: number;
+
   constructor(
     ms: number,
     private readonly onExpired: () => void,
     private readonly now: () => number = Date.now,
   ) {
+    this.total = ms;
     this.left = ms;
     this.since = now();
     this.cancel = setLongTimeout(onExpired, ms);
@@ -32,6 +35,17 @@ export class TimeLimit {
     if (this.cancel !== undefined) return;
     this.since = this.now();
     this.cancel = setLongTimeout(this.onExpired, Math.max(0, this.left));
+  }
+
+  /** Milliseconds of the limit used so far (the clock's time while it ran). */
+  used(): number {
+    const running = this.cancel === undefined ? 0 : this.now() - this.since;
+    return this.total - this.left + running;
+  }
+
+  /** Milliseconds left before it expires. */
+  remaining(): number {
+    return this.total - this.used();
   }
 
   stop(): void {

@@ -16,6 +16,7 @@ export function workerOptionsOf(config: Config, flavour: Flavour): WorkerOptions
     memoryMb: config.RUN_MEMORY_MB,
     stopGraceMs: config.RUN_STOP_GRACE_MS,
     checkpointMaxBytes: config.RUN_CHECKPOINT_MAX_BYTES,
+    parkAfterMs: config.PARK_AFTER_SECONDS * 1000,
     limits: {
       dataBytes: config.RUN_DATA_MAX_BYTES,
       httpResponseBytes: config.RUN_HTTP_RESPONSE_MAX_BYTES,

@@ -35,6 +35,8 @@ export interface WorkerOptions {
   stopGraceMs: number;
   /** The largest checkpoint kept, as JSON (RUN_CHECKPOINT_MAX_BYTES). */
   checkpointMaxBytes: number;
+  /** How long a run waits for an answer or a resume before it is parked (PARK_AFTER_SECONDS). */
+  parkAfterMs: number;
   /** What a run may produce (data, response bodies). */
   limits: EngineLimits;
   /** How much of a run's step log is kept. */
@@ -51,6 +53,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   memoryMb: 256,
   stopGraceMs: 500,
   checkpointMaxBytes: 1024 * 1024,
+  parkAfterMs: 10_000,
   limits: DEFAULT_ENGINE_LIMITS,
   eventLimits: DEFAULT_EVENT_LIMITS,
   retentionIntervalMs: 60 * 60 * 1000,
@@ -197,6 +200,9 @@ export class Worker {
     const { logger } = this.deps;
     for (const timer of this.claimTimers) clearInterval(timer);
     await this.filling;
+    // Runs that wait (for an answer, a resume, the end of a wait) are parked at once rather than
+    // waited for: any worker goes on with them later.
+    await Promise.all([...this.active.values()].map((run) => run.watch.parkNow()));
     const under = [...this.active.values()];
     if (under.length > 0 && graceMs > 0 && !this.hurried) {
       logger.info(
@@ -266,7 +272,7 @@ export class Worker {
       const watch = new RunWatch();
       const { execution, logger, clock, fileStore, chromium, browser, network, secrets, files } =
         this.deps;
-      const { limits, eventLimits, memoryMb, checkpointMaxBytes } = this.options;
+      const { limits, eventLimits, memoryMb, checkpointMaxBytes, parkAfterMs } = this.options;
       const done = executeRun(
         {
           execution,
@@ -284,6 +290,7 @@ export class Worker {
           eventLimits,
           memoryMb,
           checkpointMaxBytes,
+          parkAfterMs,
         },
         run,
         host,
@@ -346,6 +353,15 @@ export class Worker {
   }
 
   private recover(): void {
+    // Parked pauses nobody resumed in time end as their worker would have ended them.
+    this.deps.execution
+      .expireParked()
+      .then((count) => {
+        if (count > 0) this.deps.logger.info({ count }, "parked runs timed out waiting");
+      })
+      .catch((error: unknown) =>
+        this.deps.logger.error({ err: error }, "could not time out parked runs"),
+      );
     this.deps.execution
       .recoverLost(this.options.maxAttempts)
       .then((count) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseSkillDefinition } from "../definition/parse.js";
 import type { SkillDefinition } from "../definition/types.js";
-import type { Checkpoint } from "./checkpoint.js";
+import type { Checkpoint, CheckpointLevel } from "./checkpoint.js";
 import { executeSkill } from "./execute-skill.js";
 import type { EngineEvent, ExecuteSkillOptions } from "./types.js";
 
@@ -139,6 +139,38 @@ steps:
       message: "going on from the checkpoint before step step 2 (set)",
     });
   });
+
+  it("let a parked wait go on until the end it had, not for its whole duration again", async () => {
+    const definition = skill(
+      "steps:\n  - set: { a: 1 }\n  - id: nap\n    wait: 1h\n  - set: { b: 2 }",
+    );
+    const waits: number[] = [];
+    const controller = new AbortController();
+    // The first execution is stopped once the wait has begun, as a parked run's is.
+    const first = execute(definition, {
+      signal: controller.signal,
+      onWait: (_step, until) => {
+        waits.push(until);
+        controller.abort("park");
+      },
+    });
+    const { checkpoints } = await first;
+    expect(waits).toHaveLength(1);
+    const beforeNap = checkpoints.find((checkpoint) => checkpoint.step === "nap") as Checkpoint;
+    const parked: Checkpoint = {
+      ...beforeNap,
+      path: [
+        {
+          ...(beforeNap.path[0] as CheckpointLevel),
+          until: new Date(Date.now() + 50).toISOString(),
+        },
+      ],
+    };
+    const { result, events } = await execute(definition, { resume: parked });
+    expect(result).toMatchObject({ outcome: "finished", data: { a: 1, b: 2 } });
+    // The wait went on until its end (the test would time out waiting an hour), then the rest.
+    expect(started(events)).toEqual(["nap", "step 3 (set)"]);
+  }, 5_000);
 
   it("fail the run when the checkpoint names no step of the skill as it is now", async () => {
     const definition = skill("steps:\n  - set: { a: 1 }\n  - set: { b: 2 }");

@@ -14,6 +14,11 @@ export interface CheckpointLevel {
   round?: number;
   /** A `for_each`'s items as resolved before its first round: a resume does not resolve them again. */
   items?: unknown[];
+  /**
+   * For a `wait` that began and was parked (the last level): when it ends (ISO). A resume waits
+   * only until then, instead of the whole duration again.
+   */
+  until?: string;
 }
 
 /** What one skill of the run (its own, or one a `call` runs) holds at a step boundary. */

@@ -88,6 +88,8 @@ export interface Execution {
   pause(request: PauseRequest, signal: AbortSignal): Promise<unknown>;
   /** True (once) when a client asked the run to pause before its next step. */
   pauseRequested(): boolean;
+  /** A step waits, doing nothing, until `until` (epoch ms): see ExecuteSkillOptions.onWait. */
+  waiting(step: StepRef, until: number): void;
   /** The same skill's steps inside a block: another signal and frame, the same state. */
   within(signal: AbortSignal, frame: StepFrame): Execution;
   /**
@@ -259,6 +261,7 @@ function view(wide: RunWide, state: SkillState, signal: AbortSignal, frame: Step
       });
     },
     pauseRequested: () => options.pauseRequested?.() === true,
+    waiting: (step, until) => options.onWait?.(step, until),
     within: (inner, innerFrame) => view(wide, state, inner, innerFrame),
     calling(definition, given, inner, innerFrame, restored) {
       const inputs = restored?.inputs ?? given;

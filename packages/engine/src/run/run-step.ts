@@ -187,6 +187,7 @@ async function runAttempt(
     skill: (id) => run.skill(id),
     holds: (condition) => evaluateCondition(condition, run.scope(), "until"),
     ...(reentry === undefined ? {} : { resumed: reentry.level }),
+    waiting: (until) => run.waiting(ref, until),
     async runSteps(steps, iteration, items) {
       const name = `${stepLabel(step, ref.index)}${iteration === undefined ? "" : ` #${iteration}`}`;
       const level = { index: ref.index, round: iteration, ...(items && { items }) };

@@ -33,8 +33,11 @@ export async function runSteps(
     await new Promise((resolve) => setImmediate(resolve));
     if (run.signal.aborted) return { status: "aborted" };
     const ref = stepRef(step, index, run.frame);
+    // A block goes on inside; a parked `wait` goes on until its end.
     const reentry: Reentry | undefined =
-      index === from?.index && inside.length > 0 && resume !== undefined
+      index === from?.index &&
+      (inside.length > 0 || from.until !== undefined) &&
+      resume !== undefined
         ? { level: from, inner: { path: inside, calls: resume.calls } }
         : undefined;
     if (reentry !== undefined) {

@@ -186,6 +186,12 @@ export interface ExecuteSkillOptions {
    */
   onCheckpoint?: (checkpoint: Checkpoint) => void;
   /**
+   * A `wait` step began to wait, doing nothing, until `until` (epoch ms, of `now`): a supplier
+   * may park the run meanwhile (stop it and go on later from the checkpoint before the step,
+   * its last level's `until` set), instead of holding a slot for it.
+   */
+  onWait?: (step: StepRef, until: number) => void;
+  /**
    * Goes on from a checkpoint instead of starting: its state restored (the top skill's inputs are
    * `inputs`), the skill's `on_resume` steps run first, then the step it names and the rest.
    * The browser's restore is the supplier's (RunBrowserOptions.restore).

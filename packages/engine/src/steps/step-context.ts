@@ -56,7 +56,12 @@ export interface StepContext {
    * Where a resumed run goes on inside this block step (a loop's round, from 1, and a
    * `for_each`'s items as first resolved); absent when the step begins afresh.
    */
-  resumed?: { round?: number; items?: unknown[] };
+  resumed?: { round?: number; items?: unknown[]; until?: string };
+  /**
+   * Tells the run's supplier that the step now waits, doing nothing, until `until` (epoch ms):
+   * a long wait may be parked (ExecuteSkillOptions.onWait).
+   */
+  waiting?(until: number): void;
   /**
    * Runs a block's steps (a loop's body) with this step's signal, labelled after this step and
    * the iteration (`pages #2 › page`); throws when one of them fails, naming it. `items`: a

@@ -8,7 +8,11 @@ export const waitStep = defineStepKind<string>({
   schema: ref("duration"),
   async run(action, context) {
     const ms = parseDuration(await context.render(action));
-    await sleep(ms, context.signal);
+    // A parked wait goes on until the end it had, not for the whole duration again.
+    const until = context.resumed?.until;
+    const left = until === undefined ? ms : Math.max(0, Date.parse(until) - Date.now());
+    context.waiting?.(Date.now() + left);
+    await sleep(left, context.signal);
     return ms;
   },
 });

@@ -3,7 +3,10 @@
 ALTER TABLE "runs" ADD COLUMN     "resume_from" TEXT,
 ADD COLUMN     "rerun_of" TEXT,
 ADD COLUMN     "rerun_step" TEXT,
-ADD COLUMN     "rerun_own_inputs" BOOLEAN NOT NULL DEFAULT false;
+ADD COLUMN     "rerun_own_inputs" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "parked_at" TIMESTAMP(3),
+ADD COLUMN     "wake_at" TIMESTAMP(3),
+ADD COLUMN     "active_ms" INTEGER NOT NULL DEFAULT 0;
 
 -- CreateTable
 CREATE TABLE "run_checkpoints" (

@@ -4,6 +4,9 @@ ALTER TABLE "runs" ADD COLUMN "resume_from" TEXT;
 ALTER TABLE "runs" ADD COLUMN "rerun_of" TEXT;
 ALTER TABLE "runs" ADD COLUMN "rerun_step" TEXT;
 ALTER TABLE "runs" ADD COLUMN "rerun_own_inputs" BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE "runs" ADD COLUMN "parked_at" DATETIME;
+ALTER TABLE "runs" ADD COLUMN "wake_at" DATETIME;
+ALTER TABLE "runs" ADD COLUMN "active_ms" INTEGER NOT NULL DEFAULT 0;
 
 -- CreateTable
 CREATE TABLE "run_checkpoints" (

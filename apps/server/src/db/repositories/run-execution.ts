@@ -6,6 +6,7 @@ import { recordCancelled } from "../runs/cancel.js";
 import { type KeptCheckpoint, readCheckpoint, type StoredCheckpoint } from "../runs/checkpoints.js";
 import { type ClaimedRun, claim, type HeldRunState, renewLeases, statesOf } from "../runs/claim.js";
 import { end, type WorkerEnding } from "../runs/end.js";
+import { expireParked, type Parking, park } from "../runs/park.js";
 import { pause, takeResume, unpause } from "../runs/pause-resume.js";
 import { type Holder, markEffects, type RunWrite, record } from "../runs/record.js";
 import { recoverLost, release } from "../runs/recover.js";
@@ -64,6 +65,16 @@ export class RunExecutionRepository {
   /** The run's checkpoint before step `label`, or its latest when `label` is null. */
   checkpoint(runId: string, label: string | null): Promise<KeptCheckpoint | null> {
     return readCheckpoint(this.direct, runId, label);
+  }
+
+  /** Parks a run the worker holds (see park.ts); false when it no longer holds it. */
+  park(holder: Holder, parking: Parking): Promise<boolean> {
+    return park(this.direct, holder, parking);
+  }
+
+  /** Ends parked pauses past their expiry in timeout; returns how many. */
+  expireParked(): Promise<number> {
+    return expireParked(this.direct, this.clock.now());
   }
 
   /** Forgets a run's checkpoints: it starts over from its first step. */

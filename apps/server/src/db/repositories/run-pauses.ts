@@ -7,6 +7,7 @@ import type { StoredRunState } from "../../domain/run-state-machine.js";
 import type { PrismaClient } from "../database.js";
 import type { DirectSql } from "../direct-sql.js";
 import { fromJsonColumn } from "../json-column.js";
+import type { RunCommits } from "../runs/commit.js";
 import { callOffPause, requestPause, resume } from "../runs/pause-resume.js";
 
 /** What asking a run to pause came to. */
@@ -45,6 +46,8 @@ export class RunPauseRepository {
     private readonly prisma: PrismaClient,
     private readonly direct: DirectSql,
     private readonly clock: Clock,
+    /** Tells the workers of a parked run resumed, once committed. */
+    private readonly commits: RunCommits,
   ) {}
 
   async requestPause(owner: string, id: string): Promise<PauseOutcome> {
@@ -75,7 +78,7 @@ export class RunPauseRepository {
     const stored: ResumeInput = pausedFor.reason === "ask" ? { answer: answerOf(answer) } : {};
     // Against the pause it checked the answer against, not one that replaced it since.
     const resumed = await resume(
-      this.direct,
+      this.commits,
       { id, owner },
       row.pausedFor,
       stored,

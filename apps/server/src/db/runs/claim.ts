@@ -9,6 +9,7 @@ import { insertEvents } from "./record.js";
 import {
   CLAIM_POSTGRES,
   CLAIM_SQLITE,
+  claimParked,
   LOCK_CLAIMS,
   MARK_SERVED,
   renewLeases as renewLeasesSql,
@@ -38,6 +39,10 @@ export interface ClaimedRun {
   rerunOf: string | null;
   /** A rerun given inputs of its own; otherwise it goes on with those its checkpoint holds. */
   rerunOwnInputs: boolean;
+  /** Milliseconds of its time limit it used in claims before this one. */
+  activeMs: number;
+  /** Claimed to go on from where it was parked (see `resumeFrom`). */
+  woken: boolean;
   /** The owner's skills its `call`s reach, directly or not, by id (stored definitions). */
   calledSkills: Record<string, unknown>;
 }
@@ -61,6 +66,7 @@ type ClaimedRow = {
   resume_from: string | null;
   rerun_of: string | null;
   rerun_own_inputs: boolean | number;
+  active_ms: number | bigint;
   /** The skill's stored definition, read by the statement that named its version. */
   definition: string | null;
 };
@@ -84,6 +90,8 @@ export async function claim(
   leaseExpiresAt: Date,
   ownerMaxRunning: number | null,
 ): Promise<ClaimedRun | null> {
+  const parked = await claimParkedRun(db, workerId, now, leaseExpiresAt);
+  if (parked !== null) return parked;
   const message = `claimed by worker ${workerId}`;
   const detail = { worker: workerId };
   const ownerLimit = ownerMaxRunning ?? NO_OWNER_LIMIT;
@@ -125,6 +133,40 @@ export async function claim(
     const definition = storedDefinitionOf(row.definition);
     return claimedRun(row, definition, yield* calledSkills(row.owner, definition));
   });
+}
+
+/**
+ * Takes a parked run that may go on, ahead of the queue (docs/decisions/0052-parking.md), and
+ * records `run_claimed` and its change; null when none may.
+ */
+async function claimParkedRun(
+  db: { direct: DirectSql; flavour: Flavour },
+  workerId: string,
+  now: Date,
+  leaseExpiresAt: Date,
+): Promise<ClaimedRun | null> {
+  const lock = db.flavour === "postgres" ? "FOR UPDATE OF p SKIP LOCKED" : "";
+  const message = `claimed by worker ${workerId} to go on from where it waited`;
+  const rows = await db.direct.run(function* (): TransactionPlan<ClaimedRow[]> {
+    const { rows } = yield* query<ClaimedRow>(claimParked(lock), [workerId, leaseExpiresAt, now]);
+    const row = rows[0];
+    if (row === undefined) return [];
+    const attempt = Number(row.attempts);
+    const detail = { worker: workerId, parked: true };
+    yield* insertEvents([
+      { runId: row.id, at: now, type: "run_claimed", attempt, message, data: detail },
+    ]);
+    yield* insertRunChange({ id: row.id, owner: row.owner }, now);
+    return rows;
+  });
+  const row = rows[0];
+  if (row === undefined) return null;
+  const definition = storedDefinitionOf(row.definition);
+  const called =
+    skillCalls(definition).length === 0
+      ? {}
+      : await db.direct.run(() => calledSkills(row.owner, definition));
+  return { ...claimedRun(row, definition, called), woken: true };
 }
 
 /** Extends to `until` the lease of every run in `runIds` that `workerId` still holds. */
@@ -189,6 +231,8 @@ function claimedRun(
     rerunOf: row.rerun_of,
     // SQLite keeps a boolean as 0 or 1.
     rerunOwnInputs: Boolean(row.rerun_own_inputs),
+    activeMs: Number(row.active_ms),
+    woken: false,
     calledSkills,
   };
 }

@@ -3,6 +3,7 @@ import { type DirectSql, query, type TransactionPlan } from "../direct-sql.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import type { NewRunEvent } from "../repositories/run-events.js";
 import { recordRunChange } from "./changes.js";
+import type { RunCommits, Signalled } from "./commit.js";
 import { type Holder, insertEvents } from "./record.js";
 import {
   CALL_OFF_PAUSE,
@@ -36,22 +37,24 @@ export async function callOffPause(direct: DirectSql, owner: string, id: string)
  * False when the run is no longer in that pause.
  */
 export function resume(
-  direct: DirectSql,
+  commits: RunCommits,
   run: { id: string; owner: string },
   pausedFor: string,
   input: ResumeInput,
   at: Date,
 ): Promise<boolean> {
-  return direct.run(function* (): TransactionPlan<boolean> {
-    const { changes } = yield* query(RESUME_RUN, [
+  return commits.change(function* (): TransactionPlan<Signalled<boolean>> {
+    const { rows, changes } = yield* query<{ parked_at: unknown }>(RESUME_RUN, [
       toJsonColumn(input),
       run.id,
       run.owner,
       pausedFor,
     ]);
-    if (changes !== 1) return false;
+    if (changes !== 1) return { value: false };
     yield* recordRunChange(run, "play", at);
-    return true;
+    // A parked run waits for any worker to take it, which is told as of a queued run.
+    const parked = rows[0]?.parked_at != null;
+    return parked ? { value: true, signal: { type: "queued" } } : { value: true };
   });
 }
 

@@ -255,6 +255,9 @@ async function stopped(
     case "lost":
       deps.logger.warn("stopped a run this worker no longer holds");
       return false;
+    case "park":
+      // Parked: its row says so, and a worker goes on with it from its checkpoint.
+      return false;
   }
 }
 

@@ -31,7 +31,9 @@ export async function startingPoint(
 ): Promise<StartingPoint> {
   const choice = definition.on_worker_loss ?? "resume";
   let label: string | null;
-  if (choice === "resume" && run.attempt > 1) label = null;
+  // A parked run goes on where it waited, whatever its skill says of lost workers.
+  if (run.woken && run.resumeFrom !== null) label = run.resumeFrom;
+  else if (choice === "resume" && run.attempt > 1) label = null;
   else if (run.resumeFrom !== null && (choice !== "restart" || run.rerunOf !== null)) {
     label = run.resumeFrom;
   } else {

@@ -83,6 +83,8 @@ function handlersOf(
   const { writer, budget, fileIndex, pauses } = prepared;
   return {
     onEvent: (event: EngineEvent) => {
+      // A step that ended no longer waits.
+      if (event.type === "step_finished" || event.type === "step_failed") prepared.parking.over();
       if (event.type === "step_started") progress.step = event.step;
       const entry = toRunEvent(run.id, event, run.attempt);
       if (entry === null) return;
@@ -111,6 +113,9 @@ function handlersOf(
       }
       // Past a step boundary the run may go on from there: no step with effects is under way.
       if (resumable(prepared)) progress.effectsStep = undefined;
+      // A wait or a pause is over once the run passes a boundary.
+      prepared.parking.over();
+      prepared.parking.checkpointed({ step, seq, topLevel, json, kept: !over });
       writer.pushCheckpoint({
         label: step,
         seq,
@@ -132,6 +137,7 @@ function handlersOf(
       }
       progress.effectsStep = at;
     },
+    onWaiting: (_step, until) => prepared.parking.waits(until),
     onPaused: (request) => pauses.paused(request),
     onPauseAbandoned: () => void pauses.abandoned(),
   };

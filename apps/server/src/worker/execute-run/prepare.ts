@@ -10,6 +10,7 @@ import { EventBudget } from "../event-limits.js";
 import { EventWriter } from "../event-writer.js";
 import type { RunContext } from "../execute-run.js";
 import { FileIndexWriter } from "../file-index-writer.js";
+import { RunParking } from "../run-parking.js";
 import { RunPause, type RunWatch } from "../run-pause.js";
 import { RunStop } from "../run-stop.js";
 import { fileOverQuotaMessage } from "../storage-quota.js";
@@ -40,6 +41,8 @@ export interface PreparedRun {
   writer: EventWriter;
   budget: EventBudget;
   pauses: RunPause;
+  /** Parks the run while it waits. */
+  parking: RunParking;
   fileIndex: FileIndexWriter;
 }
 
@@ -84,11 +87,23 @@ export async function prepareRun(
   if (starting.from === "nowhere")
     return { ready: false, outcome: "failed", message: starting.message };
   const writer = new EventWriter(execution, holder, logger, resumable({ definition }));
+  const parking = new RunParking({
+    execution,
+    holder,
+    clock,
+    logger,
+    control,
+    writer,
+    secrets: deps.secrets,
+    parkAfterMs: deps.parkAfterMs,
+  });
   // Listening to the watch from here on: a pause asked for while the inputs load is heard.
   const pauses = new RunPause(
-    { execution, holder, clock, logger, control, eventsWritten: () => writer.flushed() },
+    { execution, holder, clock, logger, control, eventsWritten: () => writer.flushed(), parking },
     watch,
   );
+  watch.onPark(() => parking.parkNow());
+  if (run.woken) await takeParkedAnswer(context, pauses);
   const budget = new EventBudget(deps.eventLimits);
   if (starting.from === "checkpoint") {
     // Going on: the files stay (a rerun's copies included); only the video of the attempt
@@ -101,10 +116,11 @@ export async function prepareRun(
   }
   const videoPath = await deps.fileStore.pathForWriting(run.id);
   const started = now();
-  // Stopped while the run is paused.
-  const timeLimit = new TimeLimit(definition.timeoutMs, () =>
+  // Stopped while the run is paused; what earlier claims used of it (before a park) is spent.
+  const timeLimit = new TimeLimit(Math.max(0, definition.timeoutMs - run.activeMs), () =>
     control.abort(new RunStop("timeout")),
   );
+  parking.attach(timeLimit);
   const filesDir = deps.fileStore.filesDirOf(run.id);
   const quota = deps.files.uploads.quotaBytes ?? 0;
   // Stopped at once: the steps after a refused file would go on without it, their effects
@@ -142,8 +158,24 @@ export async function prepareRun(
     writer,
     budget,
     pauses,
+    parking,
     fileIndex,
   };
+}
+
+/**
+ * What a client resumed a parked run with, taken now: the ask the run goes on at answers with it
+ * rather than pausing again.
+ */
+async function takeParkedAnswer({ deps, holder }: RunContext, pauses: RunPause): Promise<void> {
+  const event = {
+    runId: holder.runId,
+    at: deps.clock.now(),
+    type: "run_resumed",
+    message: "resumed by a client while it was parked",
+  } as const;
+  const resumed = await deps.execution.takeResume(holder, event);
+  if (resumed !== null && "answer" in resumed) pauses.answeredWhileParked(resumed.answer);
 }
 
 /**

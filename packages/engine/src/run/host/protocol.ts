@@ -12,9 +12,10 @@ import type { EngineEvent, ExecutionResult, PauseRequest, RunInfo, StepRef } fro
 
 /**
  * Why the host's run is stopped; the abort signal's reason inside the host. `quota`: what the run
- * stored was refused by the server (its owner's storage quota).
+ * stored was refused by the server (its owner's storage quota). `park`: the run waits and goes
+ * on later, from its checkpoint, in another process.
  */
-export type StopKind = "cancel" | "timeout" | "shutdown" | "lost" | "quota";
+export type StopKind = "cancel" | "timeout" | "shutdown" | "lost" | "quota" | "park";
 
 /** One run for a host to execute. */
 export interface RunJob {
@@ -95,6 +96,8 @@ export type FromRunHost =
   | { type: "paused"; request: PauseRequest }
   /** The run gave up waiting (a timeout inside it) and goes on without an answer. */
   | { type: "pause_abandoned" }
+  /** A `wait` step waits, doing nothing, until `until` (ISO): see ExecuteSkillOptions.onWait. */
+  | { type: "waiting"; step: StepRef; until: string }
   | { type: "problem"; message: string }
   /** A run file stored, complete on disk. */
   | { type: "file"; file: RunFile }

@@ -129,6 +129,8 @@ async function execute(job: RunJob): Promise<void> {
       run: job.run,
       signal: control.signal,
       onEvent: (event) => post({ type: "event", event }),
+      onWait: (step, until) =>
+        post({ type: "waiting", step, until: new Date(until).toISOString() }),
       onCheckpoint: (checkpoint) =>
         post({
           type: "checkpoint",

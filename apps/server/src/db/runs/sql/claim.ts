@@ -1,6 +1,12 @@
 import { placeholders } from "../../direct-sql.js";
 import { groupHolding, HELD_GROUPS, ownerHolding } from "./holding.js";
 
+/** What a claim returns of the run it took. */
+const CLAIMED_COLUMNS = `id, owner, skill_id, inputs, secret_inputs, attempts, resume_from, rerun_of,
+        rerun_own_inputs, active_ms,
+        (SELECT definition FROM skills
+          WHERE skills.owner = runs.owner AND skills.id = runs.skill_id) AS definition`;
+
 /**
  * The next run of the fair queue (docs/decisions/0042-fair-queue-round-robin.md): owners in the
  * order they were last served (never first), each under OWNER_MAX_RUNNING (the parameter), and
@@ -38,10 +44,7 @@ function claimNext(lock: string): string {
         skill_version = (SELECT definition_hash FROM skills
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id)
       WHERE state IS NULL AND id = (${pickNext(lock)})
-      RETURNING id, owner, skill_id, inputs, secret_inputs, attempts, resume_from, rerun_of,
-        rerun_own_inputs,
-        (SELECT definition FROM skills
-          WHERE skills.owner = runs.owner AND skills.id = runs.skill_id) AS definition`;
+      RETURNING ${CLAIMED_COLUMNS}`;
 }
 
 /** Makes an owner (the parameter) the one served last: its turn comes after every other's. */
@@ -96,4 +99,20 @@ export function selectSkills(count: number): string {
 export function selectHeldStates(count: number): string {
   return `SELECT id, state, worker_id, pause_requested FROM runs
     WHERE id IN (${placeholders(count)})`;
+}
+
+/**
+ * Takes a parked run that may go on (docs/decisions/0052-parking.md): resumed by a client, or a
+ * `wait` whose end has come (the parameters: worker id, the lease's end, now). Parked runs go
+ * ahead of queued ones and past the queue's limits: they were admitted once already. The claim is
+ * not a new attempt.
+ */
+export function claimParked(lock: string): string {
+  return `UPDATE runs SET worker_id = ?, lease_expires_at = ?, parked_at = NULL, wake_at = NULL,
+      effects_step = NULL
+    WHERE state = 'play' AND worker_id IS NULL AND parked_at IS NOT NULL AND id = (
+      SELECT p.id FROM runs p WHERE p.state = 'play' AND p.worker_id IS NULL
+        AND p.parked_at IS NOT NULL AND (p.wake_at IS NULL OR p.wake_at <= ?)
+      ORDER BY p.parked_at, p.id LIMIT 1 ${lock})
+    RETURNING ${CLAIMED_COLUMNS}`;
 }

@@ -1,9 +1,9 @@
 /**
- * Counts of runs that hold a worker (in play, or paused with their worker), as sub-selects about
+ * Counts of runs that hold a worker (in play, or paused with their worker; not parked), as sub-selects about
  * the run or owner row aliased `row`: what the fair queue's limits compare
  * (docs/decisions/0043-queue-limits-counted-at-claim.md). Each reads one index range.
  */
-const HOLDING = "h.state IN ('play', 'pause')";
+const HOLDING = "h.state IN ('play', 'pause') AND h.parked_at IS NULL";
 
 /** The runs of `row`'s owner that hold a worker. */
 export function ownerHolding(row: string): string {

@@ -31,10 +31,13 @@ export const UNPAUSE_HELD_RUN = `UPDATE runs SET state = 'play', paused_for = NU
 
 /**
  * A client resumes a paused run (what it resumed with, as JSON; run id, owner; the pause it
- * checked the answer against, not one that replaced it since).
+ * checked the answer against, not one that replaced it since). A parked one no longer expires:
+ * it waits for a worker to go on with it (docs/decisions/0052-parking.md).
  */
-export const RESUME_RUN = `UPDATE runs SET state = 'play', paused_for = NULL, resume_input = ?
-  WHERE id = ? AND owner = ? AND state = 'pause' AND paused_for = ?`;
+export const RESUME_RUN = `UPDATE runs SET state = 'play', paused_for = NULL, resume_input = ?,
+    wake_at = NULL
+  WHERE id = ? AND owner = ? AND state = 'pause' AND paused_for = ?
+  RETURNING parked_at`;
 
 /** What a client resumed a run the worker holds with (run id, worker id), if it is there. */
 export const SELECT_RESUME_INPUT = `SELECT resume_input FROM runs
