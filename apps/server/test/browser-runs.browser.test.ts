@@ -29,9 +29,12 @@ const BACKOFFICE_SKILLS = [
   "backoffice-export.yaml",
 ].map((file) => readFileSync(join(paths.skills, file), "utf8"));
 
+// Ends in reset when its worker stops, as a skill that says so does (the default, resume, goes on
+// from its checkpoint: test/durable-browser.browser.db.test.ts).
 const PATIENT = `
 id: skill_patient
 name: Patient
+on_worker_loss: reset
 inputs:
   - { json_key: shop_url, data_type: string }
 steps:

@@ -130,9 +130,13 @@ describe("a run that waits for an answer", () => {
     expect((await client.ended((await client.start("quick")).id)).state).toBe("finish");
     const run = await client.get(id);
     expect(run.state).toBe("cancel");
-    expect(typesOf(await client.events(id)).filter((type) => type === "run_claimed")).toHaveLength(
-      1,
-    );
+    const events = await client.events(id);
+    expect(typesOf(events).filter((type) => type === "run_claimed")).toHaveLength(1);
+    // With no worker to say where it stopped, the cancel says it.
+    expect(events.at(-1)).toMatchObject({
+      type: "run_cancelled",
+      message: "stopped: the run was cancelled while parked before step approve",
+    });
   });
 });
 

@@ -228,6 +228,7 @@ describe("retention", () => {
       uploads: 0,
       webhookDeliveries: 0,
       stepLogEvents: 0,
+      checkpoints: 0,
       bytes: 0,
     });
     expect(lines).toEqual([]);
@@ -241,6 +242,17 @@ describe("retention of step logs", () => {
         owner: "alice",
         skill: { id: SKILL, name: "Kept" },
         inputs: {},
+      });
+      await server.db.prisma.runCheckpoint.create({
+        data: {
+          runId: run.id,
+          stepLabel: "step 1 (log)",
+          seq: 0,
+          topLevel: true,
+          state: "sealed",
+          bytes: 6,
+          createdAt: clock.now(),
+        },
       });
       await server.db.prisma.runEvent.createMany({
         data: [0, 1, 2].map((i) =>
@@ -265,6 +277,10 @@ describe("retention of step logs", () => {
     now = START + 31 * DAY;
     const report = await retention(30).sweep();
     expect(report?.stepLogEvents).toBe(3);
+    // The checkpoints go with the step log: each run kept one (before its first step).
+    expect(report?.checkpoints).toBe(1);
+    const kept = await server.db.prisma.runCheckpoint.findMany({ select: { runId: true } });
+    expect(kept).toEqual([{ runId: recent }]);
     expect(await eventsOf(old)).toEqual([]);
     expect(await eventsOf(recent)).toHaveLength(3);
     const run = await call(server.origin, "GET", `/v1/run/${old}`, { key: alice });

@@ -210,7 +210,9 @@ describe("recovery of runs whose worker was lost", () => {
   it("ends a run in reset at its first loss when a step with effects began, naming the step", async () => {
     const id = await runIn("play", 1);
     const holder = { runId: id, workerId: WORKER };
-    expect(await server.repos.runExecution.markEffects(holder, "pay")).toBe(true);
+    expect(await server.repos.runExecution.record(holder, { events: [], effects: "pay" })).toBe(
+      true,
+    );
     await server.repos.runExecution.recoverLost(2);
     const after = await stored(id);
     expect(after).toMatchObject({ state: "reset", endTime: now, effectsStep: "pay" });
@@ -228,7 +230,9 @@ describe("recovery of runs whose worker was lost", () => {
   it("marks effects only for the worker holding the run, and a new claim starts unmarked", async () => {
     const id = await runIn("play", 1);
     const stranger = { runId: id, workerId: OTHER_WORKER };
-    expect(await server.repos.runExecution.markEffects(stranger, "pay")).toBe(false);
+    expect(await server.repos.runExecution.record(stranger, { events: [], effects: "pay" })).toBe(
+      false,
+    );
     expect((await stored(id)).effectsStep).toBeNull();
     await emptyQueue();
     const queued = await runIn(null);

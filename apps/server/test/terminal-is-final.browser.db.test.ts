@@ -93,6 +93,17 @@ const WRITES: Record<string, (holder: Holder) => Promise<unknown>> = {
       data: { late: true },
     });
     await runExecution.record(holder, { events: [event(holder.runId, "log")] });
+    // With a checkpoint, and the mark of a step with effects and its end.
+    const checkpoint = {
+      label: "late",
+      seq: 99,
+      topLevel: true,
+      sealed: "sealed",
+      bytes: 6,
+      at: new Date(),
+    };
+    await runExecution.record(holder, { events: [], checkpoints: [checkpoint], effects: "late" });
+    await runExecution.record(holder, { events: [], effects: null });
   },
   recordCancelled: (holder) =>
     server.repos.runExecution.recordCancelled(holder, event(holder.runId, "run_cancelled")),
@@ -102,7 +113,19 @@ const WRITES: Record<string, (holder: Holder) => Promise<unknown>> = {
     }
   },
   release: (holder) => server.repos.runExecution.release(holder, event(holder.runId, "log")),
-  markEffects: (holder) => server.repos.runExecution.markEffects(holder, "late step"),
+  park: async (holder) => {
+    for (const state of ["pause", "play"] as const) {
+      await server.repos.runExecution.park(holder, {
+        state,
+        wakeAt: new Date(),
+        activeMs: 1,
+        resumeFrom: "late",
+        event: event(holder.runId, "run_parked"),
+      });
+    }
+  },
+  expireParked: () => server.repos.runExecution.expireParked(),
+  forgetCheckpoints: (holder) => server.repos.runExecution.forgetCheckpoints(holder.runId),
   pause: async (holder) => {
     const { runExecution, runPauses } = server.repos;
     const pausedFor = { reason: "requested", step: "late", expires_at: "2099-01-01T00:00:00Z" };
@@ -126,7 +149,7 @@ const WRITES: Record<string, (holder: Holder) => Promise<unknown>> = {
     await server.repos.runExecution.recoverLost(1);
   },
 };
-const READS = ["constructor", "statesOf", "calledSkills"];
+const READS = ["constructor", "statesOf", "calledSkills", "checkpoint"];
 
 /**
  * A run of alice's, claimed by WORKER unless `claim` is false (the queue is otherwise empty:

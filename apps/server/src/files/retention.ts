@@ -31,6 +31,8 @@ export interface RetentionReport {
   webhookDeliveries: number;
   /** Events of the step logs of runs that ended before the cutoff. */
   stepLogEvents: number;
+  /** Checkpoints of runs that ended before the cutoff (a rerun from them is no longer possible). */
+  checkpoints: number;
   /** Bytes freed on disk, all together. */
   bytes: number;
 }
@@ -75,6 +77,7 @@ export class Retention {
       uploads: 0,
       webhookDeliveries: 0,
       stepLogEvents: 0,
+      checkpoints: 0,
       bytes: 0,
     };
     await this.sweepRuns(cutoff, report);
@@ -82,13 +85,14 @@ export class Retention {
     await this.sweepIncoming(now - INCOMING_KEPT_MS, report);
     report.webhookDeliveries = await this.deps.retention.forgetWebhookDeliveries(cutoff);
     report.stepLogEvents = await this.deps.retention.forgetStepLogs(cutoff);
+    report.checkpoints = await this.deps.retention.forgetCheckpoints(cutoff);
     // The run stream resumes from a change of the last day at most; older ones serve nobody.
     await this.deps.retention.forgetRunChanges(new Date(now - RUN_CHANGES_KEPT_MS));
-    const { runs, uploads, bytes, webhookDeliveries, stepLogEvents } = report;
-    if (runs + uploads + bytes + webhookDeliveries + stepLogEvents > 0) {
+    const { runs, uploads, bytes, webhookDeliveries, stepLogEvents, checkpoints } = report;
+    if (runs + uploads + bytes + webhookDeliveries + stepLogEvents + checkpoints > 0) {
       logger.info(
         { retention: report, days },
-        `retention removed the videos and files of ${runs} runs ended more than ${days} days ago (${report.videos} videos, ${report.runFiles} indexed files), ${stepLogEvents} step log events, ${uploads} uploads and ${webhookDeliveries} webhook deliveries: ${formatBytes(bytes)}`,
+        `retention removed the videos and files of ${runs} runs ended more than ${days} days ago (${report.videos} videos, ${report.runFiles} indexed files), ${stepLogEvents} step log events, ${checkpoints} checkpoints, ${uploads} uploads and ${webhookDeliveries} webhook deliveries: ${formatBytes(bytes)}`,
       );
     }
     return report;

@@ -130,6 +130,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ALLOW_PRIVATE_NETWORKS: options.allowPrivateNetworks === false ? "false" : "true",
     // Tests send many requests with one key; a test of the rate limit sets it in `env`.
     RATE_LIMIT_PER_MINUTE: "0",
+    // Many tests keep a run in its slot with a long `wait` (to cancel it, stop its worker, …);
+    // parking has tests of its own, which lower it.
+    PARK_AFTER_SECONDS: "3600",
     ...options.env,
   });
   const runtime = await createRuntime(

@@ -70,6 +70,8 @@ async function startSkillrun(
       SECRETS_KEY: TEST_SECRETS_KEY,
       // Tests send many requests with one key; a test of the limit would set it in `env`.
       RATE_LIMIT_PER_MINUTE: "0",
+      // As the test servers: a long `wait` keeps its run in its slot unless a test says otherwise.
+      PARK_AFTER_SECONDS: "3600",
       ...env,
     },
     stdio: ["ignore", "pipe", "inherit"],

@@ -3,7 +3,10 @@ import type { PrismaClient } from "../database.js";
 import type { DirectSql } from "../direct-sql.js";
 import { fromJsonColumn } from "../json-column.js";
 import { DELETE_RUN_CHANGES_BEFORE } from "../runs/sql/changes.js";
-import { DELETE_STEP_LOGS_ENDED_BEFORE } from "../runs/sql/events.js";
+import {
+  DELETE_CHECKPOINTS_ENDED_BEFORE,
+  DELETE_STEP_LOGS_ENDED_BEFORE,
+} from "../runs/sql/events.js";
 import { DELETE_SETTLED_DELIVERIES_BEFORE } from "../runs/sql/webhook-deliveries.js";
 import { stateIn } from "./run-state-filter.js";
 
@@ -58,6 +61,16 @@ export class RetentionRepository {
     let removed = 0;
     for (;;) {
       const { changes } = await this.direct.single(DELETE_STEP_LOGS_ENDED_BEFORE, [cutoff]);
+      if (changes === 0) return removed;
+      removed += changes;
+    }
+  }
+
+  /** Deletes the checkpoints of runs that ended before `cutoff`; returns how many went. */
+  async forgetCheckpoints(cutoff: Date): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const { changes } = await this.direct.single(DELETE_CHECKPOINTS_ENDED_BEFORE, [cutoff]);
       if (changes === 0) return removed;
       removed += changes;
     }

@@ -8,7 +8,7 @@ import { type ClaimedRun, claim, type HeldRunState, renewLeases, statesOf } from
 import { end, type WorkerEnding } from "../runs/end.js";
 import { expireParked, type Parking, park } from "../runs/park.js";
 import { pause, takeResume, unpause } from "../runs/pause-resume.js";
-import { type Holder, markEffects, type RunWrite, record } from "../runs/record.js";
+import { type Holder, type RunWrite, record } from "../runs/record.js";
 import { recoverLost, release } from "../runs/recover.js";
 import type { NewRunEvent } from "./run-events.js";
 
@@ -80,11 +80,6 @@ export class RunExecutionRepository {
   /** Forgets a run's checkpoints: it starts over from its first step. */
   async forgetCheckpoints(runId: string): Promise<void> {
     await this.direct.single("DELETE FROM run_checkpoints WHERE run_id = ?", [runId]);
-  }
-
-  /** Marks the run as having begun a step with effects; false when it was no longer held. */
-  markEffects(holder: Holder, stepLabel: string): Promise<boolean> {
-    return markEffects(this.direct, holder, stepLabel);
   }
 
   /** Moves a run the worker holds from play to pause (see pause-resume.ts). */

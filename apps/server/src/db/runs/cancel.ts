@@ -6,7 +6,7 @@ import { stateInSql } from "../repositories/run-state-filter.js";
 import { recordRunChange } from "./changes.js";
 import type { RunCommits } from "./commit.js";
 import { type Holder, insertEvents } from "./record.js";
-import { cancelRun, SELECT_CANCELLED_HELD, SELECT_RUN_STATE } from "./sql/cancel.js";
+import { cancelRun, SELECT_CANCELLED_HELD, SELECT_PARKED, SELECT_RUN_STATE } from "./sql/cancel.js";
 
 /**
  * A client cancels the owner's run unless it has ended; returns its state after the call, null
@@ -20,11 +20,21 @@ export function cancel(
 ): Promise<RunState | null> {
   const sources = stateInSql(sourcesOf("cancel"));
   return commits.change(function* () {
+    // A parked run has no worker to say where it stopped: the cancel does.
+    const { rows: parked } = yield* query<{ resume_from: string | null }>(SELECT_PARKED, [
+      run.id,
+      run.owner,
+    ]);
     const { changes } = yield* query(cancelRun(sources.sql), [
       ...[at, run.id, run.owner],
       ...sources.params,
     ]);
     if (changes === 1) yield* recordRunChange(run, "cancel", at);
+    const where = parked[0];
+    if (changes === 1 && where !== undefined) {
+      const message = `stopped: the run was cancelled while parked before step ${where.resume_from}`;
+      yield* insertEvents([{ runId: run.id, at, type: "run_cancelled", message }]);
+    }
     const { rows } = yield* query<{ state: string | null }>(SELECT_RUN_STATE, [run.id, run.owner]);
     const row = rows[0];
     return {

@@ -3,7 +3,7 @@ import { toJsonColumn } from "../json-column.js";
 import { type NewRunEvent, toRunEventRow } from "../repositories/run-events.js";
 import { insertCheckpoints, type StoredCheckpoint } from "./checkpoints.js";
 import { insertEvents as insertEventsSql } from "./sql/events.js";
-import { FENCE_HELD_RUN, MARK_EFFECTS, SET_EFFECTS_STEP, SET_HELD_RUN_DATA } from "./sql/record.js";
+import { FENCE_HELD_RUN, SET_EFFECTS_STEP, SET_HELD_RUN_DATA } from "./sql/record.js";
 
 /** Who holds a run: every write of a worker is conditional on still holding it. */
 export interface Holder {
@@ -80,19 +80,4 @@ export function record(direct: DirectSql, holder: Holder, write: RunWrite): Prom
     yield* insertCheckpoints(holder.runId, checkpoints);
     return true;
   });
-}
-
-/**
- * Records, before the step begins, that the run may have had effects from now on (the first
- * step with effects of this attempt, `stepLabel`): a run whose worker is then lost is not run
- * again (docs/decisions/0023-side-effects-at-most-once.md). False when the run was no longer
- * held: then the step must not begin.
- */
-export async function markEffects(
-  direct: DirectSql,
-  holder: Holder,
-  stepLabel: string,
-): Promise<boolean> {
-  const { changes } = await direct.single(MARK_EFFECTS, [stepLabel, holder.runId, holder.workerId]);
-  return changes === 1;
 }

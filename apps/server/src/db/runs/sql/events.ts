@@ -22,6 +22,12 @@ export function insertEvents(count: number): string {
  * Deletes the step logs of up to 500 runs that ended before `?` and still have one: retention
  * repeats it until it deletes nothing. The run itself stays, its data and outcome with it.
  */
+/** Checkpoints of runs that ended before a time, 500 runs' at most (docs/decisions/0051-checkpoints.md). */
+export const DELETE_CHECKPOINTS_ENDED_BEFORE = `DELETE FROM run_checkpoints WHERE run_id IN (
+  SELECT r.id FROM runs r
+  WHERE r.end_time < ? AND EXISTS (SELECT 1 FROM run_checkpoints c WHERE c.run_id = r.id)
+  LIMIT 500)`;
+
 export const DELETE_STEP_LOGS_ENDED_BEFORE = `DELETE FROM run_events WHERE run_id IN (
   SELECT r.id FROM runs r
   WHERE r.end_time < ? AND EXISTS (SELECT 1 FROM run_events e WHERE e.run_id = r.id)

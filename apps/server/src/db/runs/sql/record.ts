@@ -10,12 +10,5 @@ export const FENCE_HELD_RUN = `UPDATE runs SET worker_id = worker_id
 export const SET_HELD_RUN_DATA = `UPDATE runs SET data = ?
   WHERE id = ? AND worker_id = ? AND state IN ('play', 'pause')`;
 
-/**
- * Marks a run the worker holds as having begun a step with effects (its label, run id, worker
- * id): a run so marked is never run again.
- */
-export const MARK_EFFECTS = `UPDATE runs SET effects_step = ?
-  WHERE id = ? AND worker_id = ? AND state IN ('play', 'pause')`;
-
 /** Sets or clears the step with effects under way (label or null, run id): fenced before. */
 export const SET_EFFECTS_STEP = "UPDATE runs SET effects_step = ? WHERE id = ?";
