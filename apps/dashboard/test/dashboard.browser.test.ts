@@ -90,6 +90,31 @@ steps:
           log: "round {{ vars.n }}"
 `;
 
+// Fails at `check`; RERUN_FIXED is the same skill mended, its steps where they were.
+const RERUN_SKILL = `
+id: skill_rerun
+name: Prepare, count, check
+inputs: []
+steps:
+  - id: prepare
+    set: { prepared: true }
+  - id: rounds
+    for_each:
+      items: [1, 2]
+      as: n
+      steps:
+        - id: say
+          log: "round {{ vars.n }}"
+  - id: check
+    fail: "the check failed"
+  - set: { done: true }
+`;
+
+const RERUN_FIXED = RERUN_SKILL.replace(
+  'fail: "the check failed"',
+  'if: "{{ false }}"\n    fail: "the check failed"',
+);
+
 const FILE_SKILL = `
 id: skill_count_file
 name: Count a file
@@ -155,6 +180,7 @@ beforeAll(async () => {
     STEPS_SKILL,
     SECRET_SKILL,
     NESTED_SKILL,
+    RERUN_SKILL,
   );
   key = await server.keyFor(OWNER);
   browser = await launchTestBrowser();
@@ -285,7 +311,10 @@ describe("the dashboard in Chromium", () => {
       (event) => event.type === "step_started" && event.step?.label === "step 6 (click)",
     );
     expect(click?.video_offset_ms).toBeGreaterThan(0);
-    await page.locator('li.step-row[data-label="step 6 (click)"]').getByRole("button").click();
+    await page
+      .locator('li.step-row[data-label="step 6 (click)"]')
+      .getByRole("button", { name: /show in the video$/ })
+      .click();
     const expected = (click?.video_offset_ms ?? 0) / 1000;
     await page.waitForFunction(
       (seconds) => Math.abs((document.querySelector("video")?.currentTime ?? -1) - seconds) < 0.01,
@@ -449,6 +478,68 @@ describe("the dashboard in Chromium", () => {
     const again = await api<Run & { inputs: unknown }>("GET", `/run/${againId}`);
     expect(again.inputs).toEqual({ a: 2, b: 5 });
     expect(again.data?.total).toBe(7);
+  });
+
+  it("reruns a failed run from the failed step and from a step of its log; a refusal is shown", async () => {
+    const failed = await api<Run>("POST", "/run/", { skill_id: "skill_rerun" });
+    await page.goto(`${server.origin}/ui/runs/${failed.id}`);
+    await page.locator('.facts .state[data-state="reset"]').waitFor();
+    // No checkpoint is kept before a step inside a loop: the server's 422 is shown at its row.
+    const inner = page.locator('li.step-row[data-label="rounds #1 › say"]');
+    await inner.getByRole("button", { name: "Rerun from this step: rounds #1 › say" }).click();
+    await inner
+      .getByRole("alert")
+      .getByText(
+        "no checkpoint is kept before step rounds #1 › say; this run can be rerun from: prepare, rounds, check",
+        { exact: false },
+      )
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/ui/runs/${failed.id}`);
+
+    // The skill mended, the rerun starts at the failed step, the steps before it not run again.
+    const put = await fetch(`${server.baseUrl}/skill/skill_rerun`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/yaml" },
+      body: RERUN_FIXED,
+    });
+    expect(put.status).toBe(200);
+    await page.getByRole("button", { name: "Rerun from the failed step" }).click();
+    await page.waitForURL(
+      (url) => url.pathname.startsWith("/ui/runs/") && !url.pathname.endsWith(failed.id),
+    );
+    const fromCheck = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    const rerun = await api<Run & { rerun_of: unknown }>("GET", `/run/${fromCheck}`);
+    expect(rerun.rerun_of).toEqual({ run_id: failed.id, step: "check" });
+    expect(rerun.data).toEqual({ prepared: true, done: true });
+    const events = await api<{ type: string; step: { label: string } | null }[]>(
+      "GET",
+      `/run/${fromCheck}/events?limit=1000`,
+    );
+    const started = events.filter((event) => event.type === "step_started");
+    expect(started.map((event) => event.step?.label)).not.toContain("prepare");
+    const origin = page.locator(".rerun-of");
+    expect(await origin.textContent()).toBe(`Rerun of ${failed.id} from step check`);
+    await shot("run-rerun");
+
+    // Back to the original by its link; a step's rerun by keyboard alone, from row to row.
+    await origin.getByRole("link", { name: failed.id }).click();
+    await page.waitForURL((url) => url.pathname.endsWith(failed.id));
+    await page.getByRole("button", { name: "Rerun from this step: prepare" }).focus();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+      "Rerun from this step: rounds",
+    );
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(
+      (url) => !url.pathname.endsWith(failed.id) && !url.pathname.endsWith(fromCheck),
+    );
+    await page.locator('.facts .state[data-state="finish"]').waitFor();
+    const fromPrepare = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
+    const again = await api<Run & { rerun_of: unknown }>("GET", `/run/${fromPrepare}`);
+    expect(again.rerun_of).toEqual({ run_id: failed.id, step: "prepare" });
+    expect(again.data).toEqual({ prepared: true, done: true });
   });
 
   it("types a secret input in a password field and never shows it; running again asks for it", async () => {

@@ -986,7 +986,9 @@ export interface components {
              * @description Inputs for the rerun, checked as `POST /run/` checks them; they replace the
              *     original's for the steps from `from_step` on. Absent: the inputs the original run had.
              */
-            inputs?: Record<string, never>;
+            inputs?: {
+                [key: string]: unknown;
+            };
         };
         ResumeRequest: {
             /**

@@ -7,6 +7,8 @@ interface MutationButtonProps {
   className: string;
   /** The button's name when its text alone does not say which item it acts on. */
   label?: string;
+  /** What the button does, shown on hovering it when its text is short. */
+  title?: string;
   children: ReactNode;
 }
 
@@ -18,6 +20,7 @@ export function MutationButton(props: MutationButtonProps) {
       type="button"
       className={props.className}
       aria-label={props.label}
+      title={props.title}
       disabled={mutation.isPending}
       onClick={() => mutation.mutate()}
     >

@@ -49,6 +49,29 @@ describe("the step log", () => {
     expect(container.querySelectorAll("button")).toHaveLength(0);
   });
 
+  it("offers a step's action on its first row only, and none on log lines", async () => {
+    const retried = [
+      runEvent({ id: 5, type: "step_started", step: step("step 3"), attempt: 1 }),
+      runEvent({ id: 6, type: "step_failed", step: step("step 3"), attempt: 1, message: "no" }),
+      runEvent({ id: 7, type: "step_started", step: step("step 3"), attempt: 2 }),
+      runEvent({ id: 8, type: "step_finished", step: step("step 3"), attempt: 2 }),
+      runEvent({ id: 9, type: "run_finished" }),
+    ];
+    const { container } = await render(
+      <StepLog
+        events={[...events, ...retried]}
+        stepAction={(label) => <span className="act">{`act on ${label}`}</span>}
+      />,
+    );
+    expect([...container.querySelectorAll(".act")].map((act) => act.textContent)).toEqual([
+      "act on step 1 (goto)",
+      "act on block › inner",
+      "act on step 3",
+    ]);
+    expect(find(container, 'li[data-label="block › inner"] .act')).toBeTruthy();
+    expect(container.querySelector('li[data-label="info"] .act')).toBeNull();
+  });
+
   it("makes each step the video shows a button that moves the video there; log lines are not", async () => {
     const onSeek = vi.fn();
     const { container } = await render(<StepLog events={events} onSeek={onSeek} />);

@@ -1,6 +1,6 @@
 import type { RunEvent } from "@skillrun/client";
-import { memo } from "react";
-import { logRows } from "./log-rows.js";
+import { memo, type ReactNode } from "react";
+import { type LogRow, logRows } from "./log-rows.js";
 import { StepRow } from "./step-row.js";
 
 /**
@@ -12,14 +12,31 @@ export const StepLog = memo(function StepLog(props: {
   events: RunEvent[];
   /** Present once the run has a video: moves it to `offsetMs`. */
   onSeek?: (offsetMs: number, label: string) => void;
+  /** What a step's row offers beside it (on its first row: a retried step has one per attempt). */
+  stepAction?: (label: string) => ReactNode;
 }) {
   const rows = logRows(props.events);
   if (rows.length === 0) return <p className="muted">No events yet.</p>;
+  const offered = new Set<string>();
   return (
     <ol className="step-log">
-      {rows.map((row) => (
-        <StepRow key={row.key} row={row} onSeek={props.onSeek} />
-      ))}
+      {rows.map((row) => {
+        const first = isStep(row.status) && !offered.has(row.label);
+        if (first) offered.add(row.label);
+        return (
+          <StepRow
+            key={row.key}
+            row={row}
+            onSeek={props.onSeek}
+            action={first ? props.stepAction?.(row.label) : undefined}
+          />
+        );
+      })}
     </ol>
   );
 });
+
+/** Whether a row is a step's (not a log line, nor the run's own event). */
+function isStep(status: LogRow["status"]): boolean {
+  return status !== "log" && status !== "run";
+}

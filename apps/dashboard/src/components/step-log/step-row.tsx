@@ -1,15 +1,18 @@
+import type { ReactNode } from "react";
 import { formatDuration } from "../time.js";
 import type { LogRow } from "./log-rows.js";
 
 /**
  * One row of the step log, indented by its nesting. A step the video shows is a button that
  * moves the video there (`onSeek`, present once the run has a video); a log line never is.
+ * `action`, when given, follows the row in its line (its own buttons: buttons do not nest).
  */
 export function StepRow(props: {
   row: LogRow;
   onSeek: ((offsetMs: number, label: string) => void) | undefined;
+  action?: ReactNode;
 }) {
-  const { row, onSeek } = props;
+  const { row, onSeek, action } = props;
   const seekable = onSeek !== undefined && row.offsetMs !== null && row.status !== "log";
   const body = (
     <>
@@ -43,6 +46,7 @@ export function StepRow(props: {
       ) : (
         <div className="step-line">{body}</div>
       )}
+      {action}
     </li>
   );
 }

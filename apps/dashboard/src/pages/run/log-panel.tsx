@@ -1,27 +1,42 @@
 import { isTerminalState, type RunSession } from "@skillrun/client";
+import { useCallback } from "react";
 import { ErrorNote } from "../../components/error-note.js";
 import { Section } from "../../components/section.js";
 import { StepLog } from "../../components/step-log/step-log.js";
 import type { RunEvents } from "../../live/run-events.js";
+import { RerunStepButton } from "./rerun-step-button.js";
 
-/** The step log under its heading, saying whether it is live or whole, and why it stopped. */
+/**
+ * The step log under its heading, saying whether it is live or whole, and why it stopped; once
+ * the run has ended, each step offers to rerun the run from it.
+ */
 export function LogPanel(props: {
   run: RunSession;
   log: RunEvents;
   onSeek: ((offsetMs: number, label: string) => void) | undefined;
 }) {
-  const { log } = props;
+  const { log, run } = props;
+  // The same function from render to render, so the memoised log is not rebuilt for it.
+  const rerunFrom = useCallback(
+    (label: string) => <RerunStepButton runId={run.id} step={label} />,
+    [run.id],
+  );
+  const ended = isTerminalState(run.state);
   return (
     <Section name="log" title="Step log" className="log-panel">
       <p className="muted" aria-live="polite">
         {log.complete
           ? "The run has ended; this is its whole log."
-          : isTerminalState(props.run.state)
+          : ended
             ? ""
             : "Live: steps appear as they run."}
       </p>
       <ErrorNote error={log.error} prefix="The step log stopped" />
-      <StepLog events={log.events} onSeek={props.onSeek} />
+      <StepLog
+        events={log.events}
+        onSeek={props.onSeek}
+        stepAction={ended ? rerunFrom : undefined}
+      />
     </Section>
   );
 }

@@ -2,16 +2,18 @@ import { isTerminalState, type RunSession } from "@skillrun/client";
 import { CancelButton } from "../../components/cancel-button.js";
 import { ErrorNote } from "../../components/error-note.js";
 import { MutationButton } from "../../components/mutation-button.js";
+import { failureOf } from "./failure.js";
 import type { Pause } from "./pause.js";
 import { useRunActions } from "./use-run-actions.js";
 
 /**
  * What can be done to the run in its state: cancel it until it ends, pause it while it runs,
- * resume a pause (not an `ask`, which its answer resumes), and always run it again.
+ * resume a pause (not an `ask`, which its answer resumes), rerun it from the step it failed at,
+ * and always run it again.
  */
 export function RunActions(props: { run: RunSession; paused: Pause | null }) {
   const { run } = props;
-  const { pause, resume, again, error } = useRunActions(run);
+  const { pause, resume, again, rerun, error } = useRunActions(run);
   return (
     <div className="run-actions">
       <div className="buttons">
@@ -24,6 +26,11 @@ export function RunActions(props: { run: RunSession; paused: Pause | null }) {
         {run.state === "pause" && props.paused?.reason !== "ask" && (
           <MutationButton mutation={resume} className="secondary">
             Resume
+          </MutationButton>
+        )}
+        {failureOf(run)?.step && (
+          <MutationButton mutation={rerun} className="secondary">
+            Rerun from the failed step
           </MutationButton>
         )}
         <MutationButton mutation={again} className="secondary">

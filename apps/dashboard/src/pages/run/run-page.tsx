@@ -9,6 +9,7 @@ import { Link, useTitle } from "../../router.js";
 import { failureOf, offsetOfStep } from "./failure.js";
 import { LogPanel } from "./log-panel.js";
 import { lastPause } from "./pause.js";
+import { RerunOf } from "./rerun-of.js";
 import { RunActions } from "./run-actions.js";
 import { RunData } from "./run-data.js";
 import { RunFacts } from "./run-facts.js";
@@ -17,7 +18,10 @@ import { RunInputs } from "./run-inputs.js";
 import { useVideoSeek } from "./use-video-seek.js";
 import { VideoPanel } from "./video-panel.js";
 
-/** One run: its state, inputs, data, error, live step log, video, files and what can be done. */
+/**
+ * One run: what it reruns, its state, inputs, data, error, live step log, video, files and what
+ * can be done.
+ */
 export function RunPage(props: { id: string }) {
   const run = useRun(props.id);
   const log = useRunEvents(props.id);
@@ -50,6 +54,7 @@ export function RunPage(props: { id: string }) {
           </p>
           <h1 id="run-title">{current.name ?? current.skill_id}</h1>
           <p className="sub mono">{current.id}</p>
+          {current.rerun_of && <RerunOf of={current.rerun_of} />}
         </div>
         <RunActions run={current} paused={pause} />
       </header>

@@ -4,8 +4,12 @@ import { useApi } from "../../api/api-context.js";
 import { dataOf } from "../../api/errors.js";
 import { SECRET_MASK } from "../../api/secret-mask.js";
 import { navigate, runPath, skillPath } from "../../router.js";
+import { useRerun } from "./use-rerun.js";
 
-/** Pausing, resuming and running the run again; `error` is the last refusal of any of them. */
+/**
+ * Pausing, resuming, running the run again, and rerunning it from the step it failed at;
+ * `error` is the last refusal of any of them.
+ */
 export function useRunActions(run: RunSession) {
   const { client } = useApi();
   const path = { path: { id: run.id } };
@@ -28,5 +32,12 @@ export function useRunActions(run: RunSession) {
       else navigate(`${skillPath(run.skill_id)}?again=${encodeURIComponent(run.id)}`);
     },
   });
-  return { pause, resume, again, error: pause.error ?? resume.error ?? again.error };
+  const rerun = useRerun(run.id);
+  return {
+    pause,
+    resume,
+    again,
+    rerun,
+    error: pause.error ?? resume.error ?? again.error ?? rerun.error,
+  };
 }

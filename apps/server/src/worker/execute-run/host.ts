@@ -76,7 +76,7 @@ function jobOf({ deps, run, now }: RunContext, prepared: PreparedRun): RunJob {
 
 /** How what the run's process reports is recorded, into `progress` as well. */
 function handlersOf(
-  { deps, run, holder }: RunContext,
+  { deps, run }: RunContext,
   prepared: PreparedRun,
   progress: RunProgress,
 ): HostedRunHandlers {
