@@ -76,11 +76,16 @@ const answer = (runId: string, input: unknown) =>
 
 describe("a run that waits for an answer", () => {
   it("is parked, leaving its slot to other runs, and goes on from where it was once answered", async () => {
-    await start({ concurrency: 2, parkAfterMs: 100 });
+    // Forty runs waiting for answers on a server with four slots.
+    await start({ concurrency: 4, parkAfterMs: 100 });
     const waiting = await Promise.all(
-      [1, 2, 3, 4].map(async () => (await client.start("approval")).id),
+      Array.from({ length: 40 }, async () => (await client.start("approval")).id),
     );
-    for (const id of waiting) await until(id, "run_parked");
+    for (const id of waiting) await until(id, "run_parked", 60_000);
+    const parked = (await client.events(waiting[0] as string)).find(
+      (event) => event.type === "run_parked",
+    );
+    expect(parked?.message).toMatch(/^waiting for an answer, parked: it holds no worker/);
     // Twice as many waiting runs as slots, and a new run still goes through.
     const quick = await client.ended((await client.start("quick")).id);
     expect(quick.state).toBe("finish");

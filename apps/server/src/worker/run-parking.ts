@@ -17,8 +17,8 @@ export interface LatestCheckpoint {
 }
 
 interface Waiting {
-  /** `pause`: an ask or a pause asked for, parked after PARK_AFTER_SECONDS; `wait`: at once. */
-  kind: "pause" | "wait";
+  /** `ask`, or a pause asked for (`requested`): parked after PARK_AFTER_SECONDS; `wait`: at once. */
+  kind: "ask" | "requested" | "wait";
   /** When a pause expires, or the wait ends (epoch ms). */
   wakeAt: number;
 }
@@ -61,8 +61,8 @@ export class RunParking {
   }
 
   /** The run is paused until `expiresAt` (epoch ms): parked if it still is after a while. */
-  paused(expiresAt: number): void {
-    this.begin({ kind: "pause", wakeAt: expiresAt }, this.deps.parkAfterMs);
+  paused(reason: "ask" | "requested", expiresAt: number): void {
+    this.begin({ kind: reason, wakeAt: expiresAt }, this.deps.parkAfterMs);
   }
 
   /**
@@ -120,10 +120,12 @@ export class RunParking {
     // A parked wait's time counts against the time limit, as a wait in a slot does.
     const activeMs = waiting.kind === "wait" ? used + (waiting.wakeAt - now.getTime()) : used;
     const wakeAt = new Date(waiting.wakeAt);
-    const message =
-      waiting.kind === "wait"
-        ? `parked until its wait ends at ${wakeAt.toISOString()}: it holds no worker meanwhile`
-        : "parked while it waits: it holds no worker meanwhile; an answer or a resume lets any worker go on";
+    const message = {
+      wait: `parked until its wait ends at ${wakeAt.toISOString()}: it holds no worker meanwhile`,
+      ask: "waiting for an answer, parked: it holds no worker meanwhile; an answer lets any worker go on",
+      requested:
+        "waiting to be resumed, parked: it holds no worker meanwhile; a resume lets any worker go on",
+    }[waiting.kind];
     const parked = await execution.park(holder, {
       state: waiting.kind === "wait" ? "play" : "pause",
       wakeAt,

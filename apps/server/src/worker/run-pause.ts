@@ -158,7 +158,7 @@ export class RunPause {
     const onAbort = () => rejectWait?.(control.signal.reason);
     control.signal.addEventListener("abort", onAbort, { once: true });
     let expire = () => {};
-    this.deps.parking?.paused(Date.parse(pausedFor.expires_at));
+    this.deps.parking?.paused(pausedFor.reason, Date.parse(pausedFor.expires_at));
     try {
       return await new Promise<unknown>((resolve, reject) => {
         const waiting: Waiting = { resolve, reject };
