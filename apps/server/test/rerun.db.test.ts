@@ -105,6 +105,13 @@ describe("a rerun", () => {
     expect(labels("step_skipped")).toEqual(["rows #2 › check", "rows #3 › check"]);
     expect(
       events.some(
+        (event) =>
+          event.message ===
+          `a rerun of ${failed.id} from the checkpoint before step rows #2 › check`,
+      ),
+    ).toBe(true);
+    expect(
+      events.some(
         (event) => event.message === "going on from the checkpoint before step rows #2 › check",
       ),
     ).toBe(true);

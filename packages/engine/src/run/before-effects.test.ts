@@ -6,8 +6,9 @@ import { LOCAL_TEST_NETWORK } from "../network/test-support/local-network.js";
 import { executeSkill } from "./execute-skill.js";
 import type { EngineEvent, StepRef } from "./types.js";
 
-// A run's supplier is told before the first step that may have effects begins, and that step
-// waits for it: what a server needs to never re-run such a step after losing its worker.
+// A run's supplier is told before a step that may have effects begins (each one by default, the
+// first under `on_worker_loss: reset`), and that step waits for it: what a server needs to never
+// run such a step again after losing its worker.
 
 let server: Server;
 let base: string;
@@ -42,10 +43,11 @@ async function execute(body: string, beforeEffects: (step: StepRef) => Promise<v
 }
 
 describe("beforeEffects", () => {
-  it("is awaited once, before the first request that may change something is sent", async () => {
+  it("is awaited once under on_worker_loss: reset, before the first request that may change something is sent", async () => {
     const asked: string[] = [];
     const { result } = await execute(
-      `steps:
+      `on_worker_loss: reset
+steps:
   - http: { url: "${base}/read" }
   - http: { url: "${base}/head", method: HEAD }
   - id: submit
@@ -61,6 +63,26 @@ describe("beforeEffects", () => {
     expect(result.outcome).toBe("finished");
     expect(asked).toEqual([`submit after GET /read, HEAD /head`]);
     expect(seen).toEqual(["GET /read", "HEAD /head", "POST /submit", "DELETE /again"]);
+  });
+
+  it("is awaited before every such request by default (resume), each after the one before", async () => {
+    const asked: string[] = [];
+    const { result } = await execute(
+      `steps:
+  - http: { url: "${base}/read" }
+  - id: submit
+    http: { url: "${base}/submit", method: POST, json: { a: 1 } }
+  - http: { url: "${base}/again", method: DELETE }
+`,
+      async (step) => {
+        asked.push(`${step.label} after ${seen.join(", ")}`);
+      },
+    );
+    expect(result.outcome).toBe("finished");
+    expect(asked).toEqual([
+      "submit after GET /read",
+      "step 3 (http) after GET /read, POST /submit",
+    ]);
   });
 
   it("is asked inside blocks too, naming the step", async () => {

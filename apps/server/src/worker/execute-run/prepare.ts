@@ -109,6 +109,13 @@ export async function prepareRun(
     // Going on: the files stay (a rerun's copies included); only the video of the attempt
     // before is set aside.
     await setAsideEarlierVideo(context, writer, budget);
+    if (run.rerunOf !== null && run.attempt === 1) {
+      // A rerun's step log begins with where it came from.
+      const message = `a rerun of ${run.rerunOf} from the checkpoint before step ${starting.checkpoint.step}`;
+      writer.push(
+        budget.admit({ runId: run.id, at: clock.now(), type: "log", level: "info", message }),
+      );
+    }
   } else {
     await setAsideEarlierAttempt(context, writer, budget);
     // Starting over: what an earlier attempt checkpointed no longer says where the run is.
