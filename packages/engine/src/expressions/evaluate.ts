@@ -10,6 +10,7 @@ import {
 } from "./template.js";
 import { toJson } from "./to-json.js";
 import { toText } from "./to-text.js";
+import { totpCode } from "./totp.js";
 
 /**
  * What expressions see: `inputs.url`, `data.price`, `vars.rows`, `steps.fetch.status`, `run.id`,
@@ -25,10 +26,34 @@ export interface ExpressionScope {
   secrets?: Record<string, string>;
 }
 
+/** What an evaluation is given besides its scope: the clock, and who masks what it makes secret. */
+export interface EvaluationHooks {
+  /** Epoch ms, for `$totp`. */
+  now(): number;
+  /** A value an expression made that is as secret as a secret (a one-time code). */
+  secretMade(value: string): void;
+}
+
+/** The functions Skillrun adds to JSONata's, bound for one evaluation. */
+function functionsOf(hooks: EvaluationHooks | undefined) {
+  return {
+    totp: (secret: unknown) => {
+      const code = totpCode(secret, hooks?.now() ?? Date.now());
+      hooks?.secretMade(code);
+      return code;
+    },
+  };
+}
+
 /** Evaluates one expression to plain JSON (or undefined); `source` names it in errors. */
-async function evaluate(expression: string, source: string, scope: ExpressionScope) {
+async function evaluate(
+  expression: string,
+  source: string,
+  scope: ExpressionScope,
+  hooks?: EvaluationHooks,
+) {
   try {
-    return toJson(await compileExpression(expression).evaluate(scope));
+    return toJson(await compileExpression(expression).evaluate(scope, functionsOf(hooks)));
   } catch (error) {
     throw new ExpressionError(`cannot evaluate ${source}: ${messageOf(error)}`);
   }
@@ -39,23 +64,27 @@ async function evaluate(expression: string, source: string, scope: ExpressionSco
  * value (null when it gives nothing), other strings with templates become text, and maps and
  * lists are resolved member by member. Anything else is returned as it is.
  */
-export async function resolveValue(value: unknown, scope: ExpressionScope): Promise<unknown> {
+export async function resolveValue(
+  value: unknown,
+  scope: ExpressionScope,
+  hooks?: EvaluationHooks,
+): Promise<unknown> {
   if (typeof value === "string") {
     if (!hasTemplate(value)) return value;
     const parts = parseTemplate(value);
     const whole = wholeExpression(parts);
-    if (whole === undefined) return renderParts(parts, scope);
-    return (await evaluate(whole.expression, whole.source, scope)) ?? null;
+    if (whole === undefined) return renderParts(parts, scope, hooks);
+    return (await evaluate(whole.expression, whole.source, scope, hooks)) ?? null;
   }
   if (Array.isArray(value)) {
     const items: unknown[] = [];
-    for (const item of value) items.push(await resolveValue(item, scope));
+    for (const item of value) items.push(await resolveValue(item, scope, hooks));
     return items;
   }
   if (isRecord(value)) {
     const resolved: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      resolved[key] = await resolveValue(item, scope);
+      resolved[key] = await resolveValue(item, scope, hooks);
     }
     return resolved;
   }
@@ -63,18 +92,25 @@ export async function resolveValue(value: unknown, scope: ExpressionScope): Prom
 }
 
 /** Resolves a string's templates to text, even when it is one `{{ expr }}` (a message, a URL). */
-export async function renderText(text: string, scope: ExpressionScope): Promise<string> {
-  return hasTemplate(text) ? renderParts(parseTemplate(text), scope) : text;
+export async function renderText(
+  text: string,
+  scope: ExpressionScope,
+  hooks?: EvaluationHooks,
+): Promise<string> {
+  return hasTemplate(text) ? renderParts(parseTemplate(text), scope, hooks) : text;
 }
 
 async function renderParts(
   parts: ReturnType<typeof parseTemplate>,
   scope: ExpressionScope,
+  hooks: EvaluationHooks | undefined,
 ): Promise<string> {
   let text = "";
   for (const part of parts) {
     text +=
-      "text" in part ? part.text : toText(await evaluate(part.expression, part.source, scope));
+      "text" in part
+        ? part.text
+        : toText(await evaluate(part.expression, part.source, scope, hooks));
   }
   return text;
 }
@@ -100,8 +136,13 @@ export function conditionExpression(condition: string, key = "if"): TemplateExpr
 }
 
 /** Evaluates a step's `if`; falsy as JSONata's `$boolean` has it (0, "", [], {}, null, nothing). */
-export async function evaluateCondition(condition: string, scope: ExpressionScope, key = "if") {
+export async function evaluateCondition(
+  condition: string,
+  scope: ExpressionScope,
+  key = "if",
+  hooks?: EvaluationHooks,
+) {
   const { expression, source } = conditionExpression(condition, key);
-  const value = await evaluate(expression, source, scope);
+  const value = await evaluate(expression, source, scope, hooks);
   return (await compileExpression("$boolean($value)").evaluate({}, { value })) === true;
 }

@@ -1,6 +1,6 @@
 import type { BrowserAccess } from "../browser/browser-access.js";
 import type { SkillDefinition } from "../definition/types.js";
-import type { ExpressionScope } from "../expressions/evaluate.js";
+import type { EvaluationHooks, ExpressionScope } from "../expressions/evaluate.js";
 import type { RunFiles } from "../files/run-files.js";
 import { type NetworkAccess, networkAccess } from "../network/network-access.js";
 import { MAX_PROMPT_LENGTH } from "../steps/ask.js";
@@ -61,6 +61,8 @@ export interface Execution {
   emit(event: Unstamped<EngineEvent>): void;
   /** What expressions see right now. */
   scope(): ExpressionScope;
+  /** What expressions are given besides the scope: the clock, the masking of what they make. */
+  readonly hooks: EvaluationHooks;
   /** Merges keys into the data (reported for the run's own skill); throws past its limit. */
   save(step: StepRef, changes: Record<string, unknown>): void;
   /** Merges keys into the scratch variables (`vars`); throws past their limit. */
@@ -115,6 +117,7 @@ interface RunWide {
   stepsRun: number;
   /** The supplier's answer to `beforeEffects`, once asked. */
   effects?: Promise<void>;
+  hooks: EvaluationHooks;
 }
 
 /** What one skill (the run's own or a called one) keeps while it runs. */
@@ -141,6 +144,11 @@ export function createExecution(options: ExecuteSkillOptions): Execution {
     ),
     now: options.now ?? Date.now,
     stepsRun: options.resume?.steps_run ?? 0,
+    hooks: {
+      now: () => (options.now ?? Date.now)(),
+      // A one-time code is masked wherever the run reports it, as a secret is.
+      secretMade: (value) => options.masker?.add(value),
+    },
   };
   // A resumed run goes on with its own skill's state as the checkpoint holds it, and the inputs
   // it is given (a rerun may give others).
@@ -182,6 +190,7 @@ function view(wide: RunWide, state: SkillState, signal: AbortSignal, frame: Step
       const chapter = offset === undefined ? {} : { video_offset_ms: offset };
       options.onEvent({ type, at, ...details, ...chapter } as EngineEvent);
     },
+    hooks: wide.hooks,
     scope: () => ({
       inputs: state.inputs,
       data: state.data,

@@ -10,7 +10,7 @@ import { DataLimitExceeded } from "./limits.js";
 export async function skillOutput(run: Execution): Promise<Record<string, unknown>> {
   const { output } = run.definition;
   if (output === undefined) return run.data;
-  const resolved = (await resolveValue(output, run.scope())) as Record<string, unknown>;
+  const resolved = (await resolveValue(output, run.scope(), run.hooks)) as Record<string, unknown>;
   const bytes = Buffer.byteLength(JSON.stringify(resolved));
   if (bytes > run.limits.dataBytes) throw new DataLimitExceeded(bytes, run.limits.dataBytes);
   return resolved;
@@ -27,7 +27,7 @@ export async function partialOutput(run: Execution): Promise<Record<string, unkn
   let bytes = 2;
   for (const [key, value] of Object.entries(output)) {
     try {
-      const resolved = await resolveValue(value, run.scope());
+      const resolved = await resolveValue(value, run.scope(), run.hooks);
       const size = Buffer.byteLength(JSON.stringify({ [key]: resolved }));
       if (bytes + size > run.limits.dataBytes) continue;
       bytes += size;

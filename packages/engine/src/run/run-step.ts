@@ -51,7 +51,10 @@ export async function runStep(
   // A block entered again held its `if` when it began.
   if (step.if !== undefined && reentry === undefined) {
     try {
-      const proceed = await raceAbort(evaluateCondition(step.if, run.scope()), run.signal);
+      const proceed = await raceAbort(
+        evaluateCondition(step.if, run.scope(), "if", run.hooks),
+        run.signal,
+      );
       if (!proceed) {
         run.emit({ type: "step_skipped", step: ref });
         return { status: "skipped" };
@@ -168,8 +171,8 @@ async function runAttempt(
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(run.browser === undefined ? {} : { browser: run.browser }),
     ...(run.files === undefined ? {} : { files: run.files }),
-    resolve: (value) => resolveValue(value, run.scope()),
-    render: (text) => renderText(text, run.scope()),
+    resolve: (value) => resolveValue(value, run.scope(), run.hooks),
+    render: (text) => renderText(text, run.scope(), run.hooks),
     save,
     setVars,
     saveAs(target, value) {
@@ -185,7 +188,7 @@ async function runAttempt(
     ask: (question) => run.pause({ reason: "ask", step: ref, ...question }, timed.signal),
     callDepth: run.callDepth,
     skill: (id) => run.skill(id),
-    holds: (condition) => evaluateCondition(condition, run.scope(), "until"),
+    holds: (condition) => evaluateCondition(condition, run.scope(), "until", run.hooks),
     ...(reentry === undefined ? {} : { resumed: reentry.level }),
     waiting: (until) => run.waiting(ref, until),
     async runSteps(steps, iteration, items) {

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FILE_ROUTES } from "./fixture-files.js";
 import { INTERACTION_PAGES } from "./interaction-pages.js";
+import { ONE_TIME_CODE_ROUTES } from "./one-time-code-pages.js";
 
 /** Rows of the invoice table: enough to show a list read at once (60 > Node's 10 listeners). */
 export const INVOICE_ROWS = 60;
@@ -120,7 +121,7 @@ export interface FixtureSite {
 export async function startFixtureSite(): Promise<FixtureSite> {
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://x").pathname;
-    const route = FILE_ROUTES[path];
+    const route = FILE_ROUTES[path] ?? ONE_TIME_CODE_ROUTES[path];
     if (route !== undefined) {
       void route(request, response);
       return;
