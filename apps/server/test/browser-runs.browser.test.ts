@@ -11,6 +11,8 @@ import {
   invoicesCsv,
   PAGE_COUNT,
 } from "../src/demo/backoffice-invoice-data.js";
+import { DEMO_TOTP_KEY } from "../src/demo/backoffice-login.js";
+import { DEMO_OTP_SECRET } from "../src/demo/prepare-demo.js";
 import type { RunEvent, RunSession } from "../src/domain/api-types.js";
 import { paths } from "../src/paths.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
@@ -78,6 +80,8 @@ beforeAll(async () => {
   server = await startTestServer({ worker: { concurrency: 2 } });
   await server.importSkillYaml("alice", DEMO_SKILL, PATIENT, WRONG_SELECTOR, HURRIED);
   await server.importSkillYaml("alice", ...BACKOFFICE_SKILLS);
+  // The back office's second factor: the login skill reads its key as the owner's secret.
+  await server.repos.secrets.put("alice", DEMO_OTP_SECRET, DEMO_TOTP_KEY);
   alice = new RunClient(server.origin, await server.keyFor("alice"));
   shopUrl = `${server.origin}/demo/`;
   scratch = mkdtempSync(join(tmpdir(), "skillrun-videos-"));

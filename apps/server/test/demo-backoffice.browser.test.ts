@@ -1,8 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_TOTP_KEY } from "../src/demo/backoffice-login.js";
 import { launchTestBrowser } from "../src/test-support/test-browser.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 
@@ -57,8 +59,14 @@ describe("the back office in Chromium", () => {
       expect(await page.textContent(".error")).toBe("Wrong username or password");
       expect(page.url()).toBe(`${server.origin}${BASE}/login`);
 
-      // The POST answers 303; Chromium follows it to the table.
+      // The POST answers 303; Chromium follows it to the one-time code, then to the table.
       expect(await signIn(page, "demo-password")).toBe(303);
+      await page.waitForURL(`${server.origin}${BASE}/code`);
+      await page.fill("#code", "000000");
+      expect(await submit(page, "button[type=submit]")).toBe(401);
+      expect(await page.textContent(".error")).toBe("Wrong code");
+      await page.fill("#code", new TOTP({ secret: DEMO_TOTP_KEY }).generate());
+      expect(await submit(page, "button[type=submit]")).toBe(303);
       await page.waitForURL(`${server.origin}${BASE}/invoices`);
       // HttpOnly: the page's scripts cannot read the session.
       expect(await page.evaluate("document.cookie")).toBe("");

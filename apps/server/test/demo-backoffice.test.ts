@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { Writable } from "node:stream";
+import { TOTP } from "otpauth";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_TOTP_KEY } from "../src/demo/backoffice-login.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 
 /**
@@ -73,14 +75,29 @@ function signInWith(username: string, password: string): Promise<Page> {
   });
 }
 
-/** Signs in with the demo account and returns the session id its cookie carries. */
-async function signIn(): Promise<string> {
-  const reply = await signInWith("demo", "demo-password");
-  expect(reply.status).toBe(303);
+/** The session id a reply's cookie carries. */
+function sessionIn(reply: Page): string {
   const cookie = reply.headers.getSetCookie()[0] ?? "";
   const id = /^backoffice_session=([^;]*)/.exec(cookie)?.[1];
   if (id === undefined) throw new Error(`no session cookie in ${cookie}`);
   return id;
+}
+
+/** The one-time code step of a half-signed-in session. */
+function giveCode(session: string, code: string): Promise<Page> {
+  return open(`${BASE}/code`, { method: "POST", session, body: new URLSearchParams({ code }) });
+}
+
+/** The code an authenticator app shows now for the demo account. */
+const currentCode = () => new TOTP({ secret: DEMO_TOTP_KEY }).generate();
+
+/** Signs in with the demo account, password and code, and returns the session id. */
+async function signIn(): Promise<string> {
+  const reply = await signInWith("demo", "demo-password");
+  expect(reply.status).toBe(303);
+  const verified = await giveCode(sessionIn(reply), currentCode());
+  expect(verified.status).toBe(303);
+  return sessionIn(verified);
 }
 
 function expectLoginRedirect(reply: Page): void {
@@ -135,10 +152,27 @@ describe("signing in to the back office", () => {
     expect(reply.text).not.toContain('class="error"');
   });
 
-  it("answers the demo account with a session cookie and the invoice table", async () => {
+  it("asks the demo account for its one-time code, then opens the invoice table", async () => {
     const reply = await signInWith("demo", "demo-password");
     expect(reply.status).toBe(303);
-    expect(reply.headers.get("location")).toBe(`${BASE}/invoices`);
+    expect(reply.headers.get("location")).toBe(`${BASE}/code`);
+    const half = sessionIn(reply);
+    // Half signed in: the back office sends it to the code, which a wrong one does not pass.
+    const early = await open(`${BASE}/invoices`, { session: half });
+    expect([early.status, early.headers.get("location")]).toEqual([303, `${BASE}/code`]);
+    const form = await open(`${BASE}/code`, { session: half });
+    expect(form.text).toContain('<input id="code" name="code" inputmode="numeric"');
+    for (const wrong of ["000000", "12345", "", "<b>1</b>"]) {
+      const refused = await giveCode(half, wrong === currentCode() ? "999999" : wrong);
+      expect(refused.status).toBe(401);
+      expect(refused.text).toContain('<p class="error" role="alert">Wrong code</p>');
+    }
+    expect((await open(`${BASE}/code`)).headers.get("location")).toBe(`${BASE}/login`);
+    const verified = await giveCode(half, currentCode());
+    expect([verified.status, verified.headers.get("location")]).toEqual([303, `${BASE}/invoices`]);
+    // A new session: the half-signed-in one is worth nothing now.
+    expect(sessionIn(verified)).not.toBe(half);
+    expect((await open(`${BASE}/invoices`, { session: half })).status).toBe(303);
     const cookies = reply.headers.getSetCookie();
     expect(cookies).toHaveLength(1);
     const cookie = cookies[0] ?? "";

@@ -1,4 +1,5 @@
 import express, { type RequestHandler, type Router } from "express";
+import { TOTP } from "otpauth";
 import { BACKOFFICE, escapeHtml, sendPage } from "./backoffice-html.js";
 import {
   clearSessionCookie,
@@ -11,6 +12,11 @@ import {
 /** The one demo account, documented in docs/skills.md: the back office is public practice. */
 export const DEMO_USERNAME = "demo";
 export const DEMO_PASSWORD = "demo-password";
+/**
+ * The demo account's one-time-code key (base32), as an authenticator app is given it: after the
+ * password the back office asks for the current code. Public, as the password is.
+ */
+export const DEMO_TOTP_KEY = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";
 
 /** The session of a signed-in request, put there by `requireSession`. */
 export function sessionOf(res: express.Response): Session | undefined {
@@ -36,7 +42,35 @@ export function loginRoutes(router: Router, sessions: SessionStore): void {
         sendLoginPage(res, 401, username, "Wrong username or password");
         return;
       }
+      // Half signed in: the one-time code comes next.
       setSessionCookie(req, res, sessions.create(username));
+      res.redirect(303, `${BACKOFFICE}/code`);
+    },
+  );
+
+  router.get("/code", (req, res) => {
+    if (sessions.find(sessionIdOf(req)) === undefined) {
+      res.redirect(303, `${BACKOFFICE}/login`);
+      return;
+    }
+    sendCodePage(res, 200, null);
+  });
+
+  router.post(
+    "/code",
+    express.urlencoded({ extended: false, limit: "1kb", parameterLimit: 5 }),
+    (req, res) => {
+      const pending = sessions.find(sessionIdOf(req));
+      if (pending === undefined) {
+        res.redirect(303, `${BACKOFFICE}/login`);
+        return;
+      }
+      if (!codeIsCurrent(fieldOf(req.body, "code"))) {
+        sendCodePage(res, 401, "Wrong code");
+        return;
+      }
+      sessions.delete(pending.id);
+      setSessionCookie(req, res, sessions.create(pending.username, true));
       res.redirect(303, `${BACKOFFICE}/invoices`);
     },
   );
@@ -57,9 +91,34 @@ export function requireSession(sessions: SessionStore): RequestHandler {
       res.redirect(303, `${BACKOFFICE}/login`);
       return;
     }
+    if (!session.verified) {
+      res.redirect(303, `${BACKOFFICE}/code`);
+      return;
+    }
     res.locals.backofficeSession = session;
     next();
   };
+}
+
+/** The current code of DEMO_TOTP_KEY, or the one before (a clock a little behind). */
+function codeIsCurrent(code: string): boolean {
+  if (!/^\d{6}$/.test(code)) return false;
+  return new TOTP({ secret: DEMO_TOTP_KEY }).validate({ token: code, window: 1 }) !== null;
+}
+
+function sendCodePage(res: express.Response, status: number, error: string | null): void {
+  const message = error === null ? "" : `<p class="error" role="alert">${escapeHtml(error)}</p>`;
+  sendPage(res, status, {
+    title: "One-time code",
+    signedIn: false,
+    body: `<h1>One-time code</h1>
+<p>The code your authenticator app shows for the demo account (its key: <code>${DEMO_TOTP_KEY}</code>).</p>
+${message}
+<form id="second-factor" method="post" action="${BACKOFFICE}/code">
+  <label>Code <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code"></label>
+  <button type="submit">Verify</button>
+</form>`,
+  });
 }
 
 function fieldOf(body: unknown, name: string): string {
@@ -79,7 +138,7 @@ function sendLoginPage(
     title: "Sign in",
     signedIn: false,
     body: `<h1>Sign in</h1>
-<p>Demo account: user <code>${DEMO_USERNAME}</code>, password <code>${DEMO_PASSWORD}</code>.</p>
+<p>Demo account: user <code>${DEMO_USERNAME}</code>, password <code>${DEMO_PASSWORD}</code>, then a one-time code of the key <code>${DEMO_TOTP_KEY}</code>.</p>
 ${message}
 <form id="login" method="post" action="${BACKOFFICE}/login">
   <label>Username <input id="username" name="username" autocomplete="username" value="${escapeHtml(username)}"></label>

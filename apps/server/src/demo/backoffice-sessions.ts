@@ -15,6 +15,8 @@ export const MAX_SESSIONS = 1000;
 export interface Session {
   id: string;
   username: string;
+  /** The one-time code was given after the password: the session may see the back office. */
+  verified: boolean;
   /** Epoch milliseconds, by the store's clock. */
   expiresAt: number;
 }
@@ -31,8 +33,11 @@ export class SessionStore {
 
   constructor(private readonly clock: Clock) {}
 
-  /** A new session for `username`, with a fresh random id. */
-  create(username: string): Session {
+  /**
+   * A new session for `username`, with a fresh random id: unverified until its one-time code is
+   * given, when `verified` makes a new one (a fresh id, so the half-signed-in one is worth nothing).
+   */
+  create(username: string, verified = false): Session {
     while (this.sessions.size >= MAX_SESSIONS) {
       const oldest = this.sessions.keys().next().value;
       if (oldest === undefined) break;
@@ -41,6 +46,7 @@ export class SessionStore {
     const session: Session = {
       id: randomBytes(32).toString("base64url"),
       username,
+      verified,
       expiresAt: this.clock.now().getTime() + SESSION_TTL_MS,
     };
     this.sessions.set(session.id, session);

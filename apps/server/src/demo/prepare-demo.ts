@@ -5,8 +5,12 @@ import { localDataDir } from "../db/database-url.js";
 import { paths } from "../paths.js";
 import type { Repositories } from "../repositories.js";
 import { importSkills } from "../skills/import-skills.js";
+import { DEMO_TOTP_KEY } from "./backoffice-login.js";
 
 export const DEMO_OWNER = "demo";
+
+/** The demo owner's secret that holds the back office's one-time-code key. */
+export const DEMO_OTP_SECRET = "backoffice_otp";
 
 /**
  * The server's address with the default HOST and PORT. The example skills that use the server's
@@ -30,6 +34,8 @@ export async function prepareDemo(
   await importSkills(repos.skills, DEMO_OWNER, paths.skills, (definition) =>
     followServerAddress(definition, serverUrl),
   );
+  // The back office's second factor: its sign-in skill reads the key as secrets.backoffice_otp.
+  await repos.secrets.put(DEMO_OWNER, DEMO_OTP_SECRET, DEMO_TOTP_KEY);
   const keyFile = join(localDataDir(databaseUrl), "demo-api-key");
   if (existsSync(keyFile)) {
     const kept = readFileSync(keyFile, "utf8").trim();
