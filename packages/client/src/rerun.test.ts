@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SkillrunClient } from "./create-client.js";
+import { ApiError } from "./errors.js";
+import { rerun as rerunFromStep } from "./rerun.js";
 import { clientFor, startRun, startTestServer, type TestServer } from "./test-support/fixtures.js";
 import { waitForRun } from "./wait-for-run.js";
 
@@ -90,6 +92,19 @@ describe("rerunning a run through the typed client", () => {
     expect(rerun.state).toBe("finish");
     // Every other run is no rerun.
     expect(finished.rerun_of).toBeNull();
+  });
+
+  it("has a helper, rerun, that gives the new run or throws an ApiError", async () => {
+    const client = await clientOf("rerun-helper");
+    const failed = await endedRun(client, true);
+    const queued = await rerunFromStep(client, failed.id, { inputs: { broken: false } });
+    expect(queued.rerun_of).toEqual({ run_id: failed.id, step: "check" });
+    expect((await waitForRun(client, queued.id, { timeoutMs: 20_000 })).state).toBe("finish");
+    const refused = await rerunFromStep(client, failed.id, { from_step: "nowhere" }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 422, detail: [{ loc: ["body", "from_step"] }] });
   });
 
   it("returns the typed 404, 409 and 422 bodies", async () => {
