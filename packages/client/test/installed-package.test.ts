@@ -192,6 +192,7 @@ console.log(JSON.stringify({
         "createSkillrunClient",
         "isTerminalState",
         "listAllRuns",
+        "rerun",
         "waitForRun",
         "watchRun",
       ],
