@@ -58,7 +58,7 @@ export function RunPage(props: { id: string }) {
         </div>
         <RunActions run={current} paused={pause} />
       </header>
-      <RunFacts run={current} />
+      <RunFacts run={current} pause={pause} />
       {failure && (
         <RunFailure
           failure={failure}
