@@ -128,11 +128,22 @@ steps:
 `;
 
 /** One call to the API as a client would make it, outside the browser. */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.baseUrl}${path}`, {
+function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return apiOf<T>(server, key, method, path, body);
+}
+
+/** One call to the API of `on` with `apiKey`, as a client would make it. */
+async function apiOf<T>(
+  on: TestServer,
+  apiKey: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${on.baseUrl}${path}`, {
     method,
     headers: {
-      authorization: `Bearer ${key}`,
+      authorization: `Bearer ${apiKey}`,
       ...(body === undefined ? {} : { "content-type": "application/json" }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -148,10 +159,15 @@ interface Run {
   data: Record<string, unknown> | null;
 }
 
-/** Checks the page as it is now with axe, and saves its picture when asked to. */
-async function shot(name: string): Promise<void> {
+/** Checks the page as it is now with axe; what it finds is kept under `name`. */
+async function checkAccessibility(name: string): Promise<void> {
   const problems = await accessibilityProblems(page);
   if (problems.length > 0) inaccessible[name] = problems;
+}
+
+/** Checks the page as it is now with axe, and saves its picture when asked to. */
+async function shot(name: string): Promise<void> {
+  await checkAccessibility(name);
   if (!screenshots) return;
   mkdirSync(screenshots, { recursive: true });
   await page.screenshot({ path: join(screenshots, `${name}.png`) });
@@ -402,6 +418,97 @@ describe("the dashboard in Chromium", () => {
     expect((await api<Run>("GET", `/run/${started.id}`)).state).toBe("pause");
     await page.getByRole("button", { name: "Resume" }).click();
     await page.locator('.facts .state[data-state="finish"]').waitFor();
+  });
+
+  it("says a run waits for an answer, parked with no worker, and takes the answer by keyboard; a parked wait says until when", async () => {
+    // A server whose worker parks a waiting run at once (PARK_AFTER_SECONDS=0), as a real one does
+    // after a while; the shared server keeps its runs in their slots.
+    const parking = await startTestServer({ worker: { concurrency: 2, parkAfterMs: 0 } });
+    try {
+      await parking.importSkillYaml(OWNER, ASK_SKILL, WAITING_SKILL);
+      const parkingKey = await parking.keyFor(OWNER);
+      const call = <T>(method: string, path: string, body?: unknown) =>
+        apiOf<T>(parking, parkingKey, method, path, body);
+      const parkedEvent = async (id: string) => {
+        const events = await call<{ type: string; data: { wake_at?: string } | null }[]>(
+          "GET",
+          `/run/${id}/events?limit=1000`,
+        );
+        return events.find((event) => event.type === "run_parked");
+      };
+
+      await page.goto(`${parking.origin}/`);
+      await page.getByLabel("API key").fill(parkingKey);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { name: "No runs yet" }).waitFor();
+
+      // Parked at its ask: its state says what it waits for, and nothing says a browser is open.
+      const asking = await call<Run>("POST", "/run/", { skill_id: "skill_ask" });
+      await expect.poll(() => parkedEvent(asking.id), { timeout: 30_000 }).toBeDefined();
+      await page.goto(`${parking.origin}/ui/runs/${asking.id}`);
+      const state = page.locator(".facts .state");
+      await page.locator('.facts .state[data-reason="ask"]').waitFor();
+      expect(await state.textContent()).toBe("❚❚Waiting for an answer");
+      const note = page.locator(".facts .state-note");
+      await note.getByText("Parked: holds no worker until answered").waitFor();
+      expect(await page.locator(".video-placeholder").textContent()).toMatch(
+        /^Parked: no browser is open for this run while it waits\./,
+      );
+      await shot("run-parked");
+
+      // The list has no step log: a paused run there reads Paused, whatever it waits for.
+      await page.getByRole("navigation").getByRole("link", { name: "Runs" }).click();
+      const row = page.locator(`tr[data-run="${asking.id}"]`);
+      expect(await row.locator(".state").textContent()).toBe("❚❚Paused");
+      await row.getByRole("link", { name: "Ask for a code" }).click();
+      await page.getByLabel(/^code/).waitFor();
+
+      // Answered by keyboard alone: from the header's last button to the field, then Send.
+      await page.getByRole("button", { name: "Run again" }).focus();
+      for (let tabs = 0; tabs < 5; tabs++) {
+        if (await page.evaluate(() => document.activeElement?.getAttribute("name"))) break;
+        await page.keyboard.press("Tab");
+      }
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe(
+        "input.code",
+      );
+      await page.keyboard.type("123456");
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Send answer");
+      await page.keyboard.press("Enter");
+      // A worker takes it again and it goes on from the ask, answered.
+      await page.locator('.facts .state[data-state="finish"]').waitFor({ timeout: 30_000 });
+      expect(await note.count()).toBe(0);
+      expect((await call<Run>("GET", `/run/${asking.id}`)).data).toEqual({
+        answer: { code: "123456" },
+      });
+
+      // A long wait is parked at once, until its end, in the reader's local time.
+      const waiting = await call<Run>("POST", "/run/", { skill_id: "skill_wait" });
+      await expect.poll(() => parkedEvent(waiting.id), { timeout: 30_000 }).toBeDefined();
+      const wakeAt = (await parkedEvent(waiting.id))?.data?.wake_at ?? "";
+      await page.goto(`${parking.origin}/ui/runs/${waiting.id}`);
+      const until = note.locator("time");
+      await until.waitFor();
+      expect(await until.getAttribute("datetime")).toBe(wakeAt);
+      const local = await page.evaluate(
+        (iso) =>
+          new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "medium" }).format(
+            new Date(iso),
+          ),
+        wakeAt,
+      );
+      expect(await note.textContent()).toBe(`Parked until ${local}`);
+      expect(await state.textContent()).toBe("▶Running");
+      expect(await page.locator(".video-placeholder").textContent()).toMatch(/^Parked: no browser/);
+      await checkAccessibility("run-parked-wait");
+      // Cancelled while parked, it ends where it stopped and says no more of parking.
+      await page.getByRole("button", { name: "Cancel the run" }).click();
+      await page.locator('.facts .state[data-state="cancel"]').waitFor();
+      expect(await note.count()).toBe(0);
+    } finally {
+      await parking.close();
+    }
   });
 
   it("starts a skill with a file uploaded from its form; a 422 shows at its field, a failure at its step", async () => {

@@ -19,12 +19,23 @@ export function stateText(state: string | null | undefined): string {
   return (LABELS[state ?? "queued"] ?? { text: String(state) }).text;
 }
 
-/** A run's state as a word with a mark; the colour only repeats what the word says. */
-export function RunState(props: { state: RunSessionState | null | undefined }) {
+/** A run paused at an `ask`: still the `pause` state, in the words of what it waits for. */
+const ASKING = { text: "Waiting for an answer", mark: "❚❚" };
+
+/**
+ * A run's state as a word with a mark; the colour only repeats what the word says. `asking`:
+ * the run is paused at an `ask` (its page knows from the step log; a list of runs does not).
+ */
+export function RunState(props: { state: RunSessionState | null | undefined; asking?: boolean }) {
   const key = props.state ?? "queued";
-  const label = LABELS[key] ?? { text: key, mark: "?" };
+  const asking = key === "pause" && props.asking === true;
+  const label = asking ? ASKING : (LABELS[key] ?? { text: key, mark: "?" });
   return (
-    <span className={`state state-${key}`} data-state={key}>
+    <span
+      className={`state state-${key}`}
+      data-state={key}
+      data-reason={asking ? "ask" : undefined}
+    >
       <span aria-hidden="true" className="state-mark">
         {label.mark}
       </span>

@@ -32,11 +32,16 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/** An instant in the reader's own time zone: "Jan 1, 2026, 12:05:00 AM". */
+export function formatInstant(iso: string): string {
+  return absolute.format(new Date(iso));
+}
+
 /** A <time> element showing how long ago `iso` was, the exact instant in its title. */
 export function RelativeTime(props: { iso: string; now: number }) {
   const at = new Date(props.iso);
   return (
-    <time dateTime={props.iso} title={absolute.format(at)}>
+    <time dateTime={props.iso} title={formatInstant(props.iso)}>
       {relativeTime(at, props.now)}
     </time>
   );

@@ -1,4 +1,4 @@
-import { createSkillrunClient } from "@skillrun/client";
+import { createSkillrunClient, type RunEvent } from "@skillrun/client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { ApiProvider } from "../api/api-context.js";
@@ -18,6 +18,23 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 /** A 422 as the API words it: one issue per `[loc, msg]`. */
 export function refused(...issues: [(string | number)[], string][]): Response {
   return json({ detail: issues.map(([loc, msg]) => ({ loc, msg, type: "value_error" })) }, 422);
+}
+
+/**
+ * A run's step log as `GET /v1/run/{id}/events/stream` sends it to `request`: `events`, then the
+ * stream stays open (the run goes on) until the client lets go of it.
+ */
+export function eventStream(request: Request, events: RunEvent[]): Response {
+  const text = events.map((event) => `id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(text.join("")));
+      request.signal.addEventListener("abort", () => controller.error(request.signal.reason), {
+        once: true,
+      });
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
 }
 
 export interface RenderedWithApi extends Rendered {

@@ -94,11 +94,13 @@ describe("the step log's rows", () => {
       runEvent({ id: 1, type: "run_claimed" }),
       runEvent({ id: 2, type: "step_skipped", step: step("step 1") }),
       runEvent({ id: 3, type: "data_updated", step: step("step 1") }),
-      runEvent({ id: 4, type: "run_finished", duration_ms: 3000, video_offset_ms: 5 }),
+      runEvent({ id: 4, type: "run_parked", message: "parked until its wait ends" }),
+      runEvent({ id: 5, type: "run_finished", duration_ms: 3000, video_offset_ms: 5 }),
     ]);
     expect(rows.map((row) => [row.status, row.label, row.text, row.offsetMs])).toEqual([
       ["run", "Taken by a worker", "", null],
       ["skipped", "step 1", "its condition was false", null],
+      ["run", "Parked", "parked until its wait ends", null],
       ["run", "Finished", "", null],
     ]);
   });

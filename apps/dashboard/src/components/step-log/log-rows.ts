@@ -69,6 +69,7 @@ function rowOf(event: RunEvent): LogRow | null {
       return {
         ...row,
         depth: 0,
+        // A type newer than this dashboard still shows, by its name.
         label: RUN_EVENT_TEXT[event.type] ?? event.type,
         status: "run",
         text: event.message ?? "",

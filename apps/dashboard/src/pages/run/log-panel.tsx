@@ -7,12 +7,14 @@ import type { RunEvents } from "../../live/run-events.js";
 import { RerunStepButton } from "./rerun-step-button.js";
 
 /**
- * The step log under its heading, saying whether it is live or whole, and why it stopped; once
- * the run has ended, each step offers to rerun the run from it.
+ * The step log under its heading, saying whether it is live (or parked) or whole, and why it
+ * stopped; once the run has ended, each step offers to rerun the run from it.
  */
 export function LogPanel(props: {
   run: RunSession;
   log: RunEvents;
+  /** The run is parked: no step runs until a worker takes it again. */
+  parked: boolean;
   onSeek: ((offsetMs: number, label: string) => void) | undefined;
 }) {
   const { log, run } = props;
@@ -29,7 +31,9 @@ export function LogPanel(props: {
           ? "The run has ended; this is its whole log."
           : ended
             ? ""
-            : "Live: steps appear as they run."}
+            : props.parked
+              ? "Live: the run is parked; its steps appear here once it goes on."
+              : "Live: steps appear as they run."}
       </p>
       <ErrorNote error={log.error} prefix="The step log stopped" />
       <StepLog

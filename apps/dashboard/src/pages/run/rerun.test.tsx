@@ -19,7 +19,7 @@ const events = [
 function logOf(state: "play" | "reset", answer: () => Response = () => json({})) {
   const log = { events, complete: state === "reset", error: null };
   return renderWithApi(
-    <LogPanel run={runSession({ state })} log={log} onSeek={undefined} />,
+    <LogPanel run={runSession({ state })} log={log} parked={false} onSeek={undefined} />,
     answer,
   );
 }

@@ -8,6 +8,7 @@ import { useRunEvents } from "../../live/run-events.js";
 import { Link, useTitle } from "../../router.js";
 import { failureOf, offsetOfStep } from "./failure.js";
 import { LogPanel } from "./log-panel.js";
+import { parkedOf } from "./parked.js";
 import { lastPause } from "./pause.js";
 import { RerunOf } from "./rerun-of.js";
 import { RunActions } from "./run-actions.js";
@@ -44,6 +45,9 @@ export function RunPage(props: { id: string }) {
   const seek = current.video_url ? video.seek : undefined;
   const failure = failureOf(current);
   const pause = current.state === "pause" ? lastPause(log.events) : null;
+  // Parked: waiting with no worker, browser or slot (an ended run is not).
+  const parked =
+    current.state === "pause" || current.state === "play" ? parkedOf(log.events) : null;
 
   return (
     <article className="run" aria-labelledby="run-title">
@@ -58,7 +62,7 @@ export function RunPage(props: { id: string }) {
         </div>
         <RunActions run={current} paused={pause} />
       </header>
-      <RunFacts run={current} />
+      <RunFacts run={current} pause={pause} parked={parked} />
       {failure && (
         <RunFailure
           failure={failure}
@@ -75,8 +79,13 @@ export function RunPage(props: { id: string }) {
         />
       )}
       <div className="run-grid">
-        <LogPanel run={current} log={log} onSeek={seek} />
-        <VideoPanel run={current} videoRef={video.ref} seeked={video.seeked} />
+        <LogPanel run={current} log={log} parked={parked !== null} onSeek={seek} />
+        <VideoPanel
+          run={current}
+          parked={parked !== null}
+          videoRef={video.ref}
+          seeked={video.seeked}
+        />
       </div>
       <Section name="inputs" title="Inputs">
         <RunInputs inputs={current.inputs} />

@@ -17,37 +17,51 @@ describe("the run page's parts", () => {
     expect(container.textContent).toBe("No inputs.");
   });
 
-  it("says whether the log is live, whole, or neither yet", async () => {
-    const status = async (state: "play" | "finish", complete: boolean) => {
+  it("says whether the log is live, parked, whole, or neither yet", async () => {
+    const status = async (state: "play" | "finish", complete: boolean, parked = false) => {
       const log = { events: [], complete, error: null };
       const { container } = await render(
-        <LogPanel run={runSession({ state })} log={log} onSeek={undefined} />,
+        <LogPanel run={runSession({ state })} log={log} parked={parked} onSeek={undefined} />,
       );
       return container.querySelector('[aria-live="polite"]')?.textContent;
     };
     expect(await status("play", false)).toBe("Live: steps appear as they run.");
+    expect(await status("play", false, true)).toBe(
+      "Live: the run is parked; its steps appear here once it goes on.",
+    );
     expect(await status("finish", true)).toBe("The run has ended; this is its whole log.");
     expect(await status("finish", false)).toBe("");
   });
 
-  it("says why there is no video, by whether the run has ended", async () => {
-    const text = async (state: "play" | "finish") =>
-      (await render(<VideoPanel run={runSession({ state })} videoRef={null} seeked="" />)).container
-        .textContent;
-    expect(await text("play")).toContain("has its video here once it ends");
+  it("says why there is no video, by whether the run has ended or is parked", async () => {
+    const text = async (state: "play" | "pause" | "finish", parked = false) =>
+      (
+        await render(
+          <VideoPanel run={runSession({ state })} parked={parked} videoRef={null} seeked="" />,
+        )
+      ).container.querySelector(".video-placeholder")?.textContent;
+    expect(await text("play")).toBe("A run that opens a browser has its video here once it ends.");
     expect(await text("finish")).toContain("No video: this run opened no browser");
+    // Parked, its browser is closed: nothing says one is open.
+    for (const state of ["play", "pause"] as const) {
+      expect(await text(state, true)).toBe(
+        "Parked: no browser is open for this run while it waits. A run that opens a browser has its video here once it ends.",
+      );
+    }
   });
 
   it("shows the video with a line saying where it was last moved", async () => {
     const run = runSession({ state: "finish", video_url: "/v1/videos/run_1.webm" });
     const { container, rerender } = await render(
-      <VideoPanel run={run} videoRef={null} seeked="" />,
+      <VideoPanel run={run} parked={false} videoRef={null} seeked="" />,
     );
     expect(container.querySelector("video")?.getAttribute("src")).toBe("/v1/videos/run_1.webm");
     expect(container.querySelector('[role="status"]')?.textContent).toBe(
       "Choose a step in the log to see it in the video.",
     );
-    await rerender(<VideoPanel run={run} videoRef={null} seeked="Video moved to 2.5 s: step 3" />);
+    await rerender(
+      <VideoPanel run={run} parked={false} videoRef={null} seeked="Video moved to 2.5 s: step 3" />,
+    );
     expect(container.querySelector('[role="status"]')?.textContent).toBe(
       "Video moved to 2.5 s: step 3",
     );

@@ -40,6 +40,14 @@ describe("the runs table", () => {
     expect(duration("run_f")).toBe("2.5 s");
   });
 
+  it("says Paused for every paused run: why it waits is in its step log, not in the list", async () => {
+    const paused = runSession({ id: "run_a", state: "pause" });
+    const { container } = await renderWithApi(<RunsTable runs={[paused]} filtered={false} />, () =>
+      json({}),
+    );
+    expect(find(container, 'tr[data-run="run_a"] .state').textContent).toBe("❚❚Paused");
+  });
+
   it("says in its caption when the list is filtered", async () => {
     const { container } = await renderWithApi(<RunsTable runs={runs} filtered />, () => json({}));
     expect(find(container, "caption").textContent).toBe("Runs, newest first, filtered");
