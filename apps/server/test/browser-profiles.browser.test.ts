@@ -123,7 +123,7 @@ describe("a browser profile", { timeout: 120_000 }, () => {
       expectNoSession(JSON.stringify(await alice.get(run.id)));
     }
     expect(site.sessionValues()).toHaveLength(1);
-    expect(lines.some((line) => line.msg === "run ended: finish")).toBe(true);
+    expect(lines.some((line) => String(line.msg).startsWith("run ended: finish"))).toBe(true);
     expectNoSession(JSON.stringify(lines));
   });
 
