@@ -85,6 +85,28 @@ describe("a browser that starts with a profile's storage", { timeout: 60_000 }, 
     expect(blank.result).toMatchObject({ data: { signed_in_by_form: true } });
   });
 
+  it("fails the first browser step, naming no value, when Chromium refuses a cookie of the state", async () => {
+    const cookie = {
+      name: "a;b",
+      value: "refused-cookie-value",
+      domain: "127.0.0.1",
+      path: "/",
+      expires: -1,
+      httpOnly: false,
+      secure: false,
+      sameSite: "Lax" as const,
+    };
+    const { result } = await run({ cookies: [cookie], origins: [] });
+    expect(result).toMatchObject({
+      outcome: "failed",
+      error: {
+        message:
+          "could not start the browser with its stored state (a browser profile's or a checkpoint's): Chromium refused one of its cookies",
+      },
+    });
+    expect(JSON.stringify(result)).not.toContain("refused-cookie-value");
+  });
+
   it("keeps the localStorage of origins no tab shows at the end", () => {
     const started: StorageState = {
       cookies: [],
