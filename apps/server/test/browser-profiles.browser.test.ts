@@ -38,6 +38,18 @@ steps:
   - set: { signed_in_by_form: "{{ steps.form }}", who: "{{ steps.who }}" }
 `;
 
+// Keeps a large localStorage, saved whatever the ending.
+const BIG = `
+id: skill_big
+name: Big
+inputs:
+  - { json_key: site, data_type: string }
+profile: { name: big, save: always }
+steps:
+  - goto: "{{ inputs.site }}/big"
+  - wait: 200ms
+`;
+
 let site: LoginSite;
 let server: TestServer;
 let alice: RunClient;
@@ -45,8 +57,12 @@ const { logger, lines } = loggedLines();
 
 beforeAll(async () => {
   site = await startLoginSite();
-  server = await startTestServer({ worker: { concurrency: 2 }, logger });
-  await server.importSkillYaml("alice", SIGN_IN);
+  server = await startTestServer({
+    worker: { concurrency: 2 },
+    logger,
+    env: { PROFILE_MAX_BYTES: "2048" },
+  });
+  await server.importSkillYaml("alice", SIGN_IN, BIG);
   alice = new RunClient(server.origin, await server.keyFor("alice"));
 });
 
@@ -148,5 +164,22 @@ describe("a browser profile", { timeout: 120_000 }, () => {
     const secondClaimed = claimedAt(await alice.events(second?.id as string));
     expect(secondClaimed).toBeGreaterThanOrEqual(Date.parse(first?.end_time as string));
     expect(await profile("acme-bob")).toMatchObject({ version: 2, saved_by_run: second?.id });
+  });
+
+  it("is not saved past PROFILE_MAX_BYTES: the run ends as it would have, its step log says why", async () => {
+    const run = await alice.ended((await alice.start("skill_big", { site: site.base })).id, 60_000);
+    expect(run.state).toBe("finish");
+    const messages = (await alice.events(run.id)).map((event) => event.message ?? "");
+    expect(
+      messages.some((m) =>
+        /^the browser profile was not saved: the browser's storage is \d+ bytes as JSON, more than PROFILE_MAX_BYTES \(2048\)$/.test(
+          m,
+        ),
+      ),
+    ).toBe(true);
+    const reply = await call(server.origin, "GET", "/v1/profile/big", {
+      key: await server.keyFor("alice"),
+    });
+    expect(reply.status).toBe(404);
   });
 });

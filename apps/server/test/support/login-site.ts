@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
  * A loopback site with a sign-in, for browser profiles: `/account` shows who is signed in, or
  * sends a visitor without a session to `/login`, whose form (`#user`, `#password`, `#sign-in`)
  * posts back and sets an HttpOnly session cookie; the account page also keeps a note in
- * localStorage. It counts sign-ins, and keeps the session values it handed out so a test can
+ * localStorage, and `/big` keeps 4,000 characters there. It counts sign-ins, and keeps the session values it handed out so a test can
  * look for them where they must never be.
  */
 export interface LoginSite {
@@ -50,6 +50,9 @@ export async function startLoginSite(): Promise<LoginSite> {
         const cookie = `session=${id}; Path=/; HttpOnly; Max-Age=3600; SameSite=Lax`;
         response.writeHead(303, { location: "/account", "set-cookie": cookie }).end();
       });
+    } else if (path === "/big") {
+      const page = `<!doctype html><title>Big</title><script>localStorage.setItem("big", "${"x".repeat(4000)}");</script>`;
+      response.writeHead(200, { "content-type": "text/html" }).end(page);
     } else if (path === "/login") {
       response.writeHead(200, { "content-type": "text/html" }).end(LOGIN_PAGE);
     } else {

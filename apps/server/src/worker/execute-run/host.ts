@@ -67,7 +67,11 @@ function jobOf({ deps, run, now }: RunContext, prepared: PreparedRun): RunJob {
     files: { dir: prepared.filesDir, existing: prepared.inputFiles },
     ...(prepared.resume && { resume: prepared.resume }),
     ...(prepared.profile && {
-      profile: { state: prepared.profile.state, save: prepared.profile.save ?? "never" },
+      profile: {
+        state: prepared.profile.state,
+        save: prepared.profile.save ?? "never",
+        maxBytes: deps.profiles.limits.maxBytes,
+      },
     }),
     browser: {
       chromium: deps.chromium,

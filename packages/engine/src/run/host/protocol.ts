@@ -40,10 +40,11 @@ export interface RunJob {
    */
   resume?: Checkpoint;
   /**
-   * The run's browser profile: the storage its browser starts with (null: none saved yet) and
-   * when the host reports the browser's storage back (a `profile` message) for it to be saved.
+   * The run's browser profile: the storage its browser starts with (null: none saved yet), when
+   * the host reports the browser's storage back (a `profile` message) for it to be saved, and
+   * the most that message may hold (larger, it is not sent: the server would not keep it).
    */
-  profile?: { state: StorageState | null; save: ProfileSave };
+  profile?: { state: StorageState | null; save: ProfileSave; maxBytes: number };
   /** Added to the host's Date.now() so its timestamps follow the server's clock. */
   clockOffsetMs: number;
   browser: {

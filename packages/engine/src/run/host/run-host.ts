@@ -198,8 +198,15 @@ async function reportProfile(
   try {
     const snapshot = await access.snapshot();
     if (snapshot === null) return;
-    const state = profileStateOf(snapshot, profile.state ?? undefined);
-    post({ type: "profile", json: JSON.stringify(state) });
+    const json = JSON.stringify(profileStateOf(snapshot, profile.state ?? undefined));
+    const bytes = Buffer.byteLength(json);
+    if (bytes > profile.maxBytes) {
+      // Measured here, so that no more than the server keeps crosses to its thread.
+      const message = `the browser profile was not saved: the browser's storage is ${bytes} bytes as JSON, more than PROFILE_MAX_BYTES (${profile.maxBytes})`;
+      post({ type: "problem", message });
+      return;
+    }
+    post({ type: "profile", json });
   } catch (error) {
     // The message is Playwright's about the browser, never the storage's values.
     const message = `the browser profile was not saved: its storage could not be read: ${masker.maskText(messageOf(error))}`;
