@@ -2,6 +2,7 @@ import type { NetworkPolicy } from "@skillrun/engine";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { ApiKeyRepository } from "./db/repositories/api-keys.js";
+import type { ProfileRepository } from "./db/repositories/profiles.js";
 import type { RunChangeRepository } from "./db/repositories/run-changes.js";
 import type { RunEventRepository } from "./db/repositories/run-events.js";
 import type { RunFileRepository } from "./db/repositories/run-files.js";
@@ -34,6 +35,7 @@ import { receiveUpload } from "./http/upload-body.js";
 import { openApiValidator } from "./http/validator.js";
 import { paths } from "./paths.js";
 import { keysRouter } from "./routes/keys.js";
+import { profilesRouter } from "./routes/profiles.js";
 import { runFilesRouter } from "./routes/run-files.js";
 import { runPausesRouter } from "./routes/run-pauses.js";
 import { runsRouter } from "./routes/runs.js";
@@ -53,6 +55,8 @@ export interface AppDeps {
   /** Pausing and resuming runs. */
   runPauses: RunPauseRepository;
   secrets: SecretRepository;
+  /** Browser profiles: their descriptions, imports and deletions. */
+  profiles: ProfileRepository;
   skills: SkillRepository;
   /** The index of runs' files. */
   runFiles: RunFileRepository;
@@ -219,6 +223,7 @@ export function createApp(deps: AppDeps): Express {
   deps.shutdown.addEventListener("abort", () => void skillChecker.close(), { once: true });
   app.use("/v1", skillsRouter(deps.skills, skillChecker));
   app.use("/v1", secretsRouter(deps.secrets));
+  app.use("/v1", profilesRouter(deps.profiles));
   app.use("/v1", webhooksRouter({ webhooks: deps.webhooks, network: deps.network }));
   app.use("/v1", keysRouter(deps.apiKeys));
 

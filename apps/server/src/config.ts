@@ -230,6 +230,18 @@ const ConfigSchema = z.object({
     .positive()
     .max(Number.MAX_SAFE_INTEGER)
     .optional(),
+  // Largest a browser profile's storage state may be, as JSON (bytes): an import over it is a
+  // 422, and a run whose browser's storage is over it does not save it (its step log says so).
+  // An import is bounded by BODY_LIMIT_BYTES too. docs/decisions/0054-browser-profiles.md
+  PROFILE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(512 * 1024),
+  // Browser profiles one owner may keep: past it an import of a new name is a 422, and a run
+  // that would save a new one does not (its step log says so).
+  PROFILES_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(100),
   // Days the videos and files of ended runs, and uploads no queued or running run names, are kept;
   // workers remove older ones at start and every hour. 0 keeps everything.
   RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),

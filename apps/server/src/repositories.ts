@@ -1,6 +1,7 @@
 import type { Database } from "./db/database.js";
 import { ApiKeyRepository } from "./db/repositories/api-keys.js";
 import { OwnerStorage } from "./db/repositories/owner-storage.js";
+import { type ProfileLimits, ProfileRepository } from "./db/repositories/profiles.js";
 import { RetentionRepository } from "./db/repositories/retention.js";
 import { RunChangeRepository } from "./db/repositories/run-changes.js";
 import { RunEventRepository } from "./db/repositories/run-events.js";
@@ -19,6 +20,9 @@ import { NO_QUEUE_LIMITS, type QueueLimits } from "./domain/queue-limits.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { RunSignals } from "./worker/run-signals.js";
 
+/** The configuration's defaults (config.ts), for repositories built without it (tests). */
+const DEFAULT_PROFILE_LIMITS: ProfileLimits = { maxBytes: 512 * 1024, perOwner: 100 };
+
 export interface Repositories {
   apiKeys: ApiKeyRepository;
   runs: RunRepository;
@@ -30,6 +34,8 @@ export interface Repositories {
   /** The worker's side of runs. */
   runExecution: RunExecutionRepository;
   secrets: SecretRepository;
+  /** Browser profiles, the API's side and the worker's. */
+  profiles: ProfileRepository;
   skills: SkillRepository;
   /** The index of runs' files. */
   runFiles: RunFileRepository;
@@ -58,6 +64,8 @@ export function createRepositories(
   limits: QueueLimits = NO_QUEUE_LIMITS,
   /** OWNER_STORAGE_MAX_BYTES; null: none. */
   storageQuotaBytes: number | null = null,
+  /** PROFILE_MAX_BYTES and PROFILES_PER_OWNER. */
+  profileLimits: ProfileLimits = DEFAULT_PROFILE_LIMITS,
 ): Repositories {
   const commits = runCommitsFor(db, signals);
   const storage = new OwnerStorage(db.prisma, storageQuotaBytes);
@@ -70,6 +78,7 @@ export function createRepositories(
     runPauses: new RunPauseRepository(db.prisma, db.direct, clock, commits),
     runExecution: new RunExecutionRepository(db.direct, clock, db.flavour, ownerMaxRunning),
     secrets: new SecretRepository(db.prisma, clock, secretBox),
+    profiles: new ProfileRepository(db.direct, db.flavour, clock, secretBox, profileLimits),
     skills: new SkillRepository(db.prisma, db.direct, clock),
     runFiles: new RunFileRepository(db.prisma, storage),
     uploads: new UploadedFileRepository(db.prisma, clock, storage),

@@ -132,6 +132,7 @@ export async function createRuntime(
       ownerMaxQueued: config.OWNER_MAX_QUEUED ?? null,
     },
     config.OWNER_STORAGE_MAX_BYTES ?? null,
+    { maxBytes: config.PROFILE_MAX_BYTES, perOwner: config.PROFILES_PER_OWNER },
   );
   const fileStore = new FileStore(config.VIDEO_DIR);
   const parts = { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox };
@@ -271,6 +272,7 @@ function buildWorker(
       // Read at each run: the server's own address is known only once it listens.
       network,
       secrets: new RunSecrets(repos.secrets, secretBox),
+      profiles: repos.profiles,
       files: { runFiles: repos.runFiles, uploads: repos.uploads, maxBytes: config.FILE_MAX_BYTES },
       retention: new Retention({
         retention: repos.retention,

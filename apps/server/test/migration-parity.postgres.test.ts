@@ -271,6 +271,7 @@ describe("migration parity", () => {
       "api_keys",
       "idempotency_keys",
       "owner_storage",
+      "profiles",
       "run_changes",
       "run_checkpoints",
       "run_events",

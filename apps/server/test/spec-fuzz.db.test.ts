@@ -68,6 +68,8 @@ beforeAll(async () => {
   const runCursor = await nextOf("/v1/run/list?limit=1");
   await server.repos.secrets.put("alice", "fuzz_token", "alice's token");
   await server.repos.secrets.put("bob", "bobs_token", "bob's token");
+  await server.repos.profiles.put("alice", "fuzz-profile", { cookies: [], origins: [] });
+  await server.repos.profiles.put("bob", "bobs-profile", { cookies: [], origins: [] });
   const aliceHook = await server.repos.webhooks.create("alice", "http://127.0.0.1:9/hook", [
     "run.finished",
   ]);
@@ -98,6 +100,7 @@ beforeAll(async () => {
       `/v1/run/${runs[1]?.id}/video${new URL(server.videoUrlFor(runs[1]?.id ?? "")).search}`,
     ],
     secretNames: ["fuzz_token", "bobs_token", "never_set"],
+    profileNames: ["fuzz-profile", "bobs-profile", "never-saved"],
     webhookIds: [aliceHook?.id ?? "", bobHook?.id ?? "", "wh_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80"],
     deliveryIds: [deliveryId, "msg_unknown"],
     fileTargets: [

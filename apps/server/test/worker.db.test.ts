@@ -328,6 +328,7 @@ describe("worker shutdown", () => {
         browser: { user: "nobody", memoryLimitBytes: 1024 * 1024 * 1024 },
         network: () => ({}),
         secrets: new RunSecrets(own.repos.secrets, testSecretBox()),
+        profiles: own.repos.profiles,
         files: { runFiles: own.repos.runFiles, uploads: own.repos.uploads, maxBytes: 1024 },
       });
       next.start();

@@ -567,6 +567,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/profile/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List browser profiles
+         * @description The caller's browser profiles, ordered by name: each one's version, dates, size, the run
+         *     that last saved it and, per cookie domain, how many cookies it holds and the earliest
+         *     expiry. Never a cookie's value or a localStorage value.
+         */
+        get: operations["listProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/profile/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe a browser profile
+         * @description What the caller's profile `name` holds, described: its version, dates, size, the run that
+         *     last saved it, per cookie domain the number of cookies and the earliest expiry, and the
+         *     origins whose localStorage it keeps with their number of items. Never a value.
+         */
+        get: operations["getProfile"];
+        /**
+         * Import a browser profile
+         * @description Stores a storage state (Playwright's `storageState`: cookies and localStorage by origin)
+         *     as the caller's profile `name`: created at version 1, or replaced as its next version
+         *     (`created_at` kept). It is stored encrypted (AES-256-GCM under the server's secrets
+         *     key), at most `PROFILE_MAX_BYTES` as JSON (512 KiB by default); an owner has at most
+         *     `PROFILES_PER_OWNER` profiles (100 by default). The answer describes it, without values.
+         */
+        put: operations["putProfile"];
+        post?: never;
+        /**
+         * Delete a browser profile
+         * @description Deletes the caller's profile `name` with what it holds. A run that starts afterwards
+         *     starts signed out; a run that saves it writes it anew, at version 1.
+         */
+        delete: operations["deleteProfile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook": {
         parameters: {
             query?: never;
@@ -774,9 +831,10 @@ export interface components {
     schemas: {
         /**
          * @description What a key may do: `runs:read` (every read: runs, their events, files, skills, secret
-         *     names, webhooks), `runs:write` (start, cancel, pause, resume runs; uploads),
-         *     `skills:write`, `secrets:write`, `webhooks:write`, `schedules:write`, `profiles:write`,
-         *     `keys:write` (create, list, revoke keys), or `admin` (all of them).
+         *     names, webhooks, browser profiles described), `runs:write` (start, cancel, pause, resume
+         *     runs; uploads), `skills:write`, `secrets:write`, `webhooks:write`, `schedules:write`,
+         *     `profiles:write` (import and delete browser profiles), `keys:write` (create, list,
+         *     revoke keys), or `admin` (all of them).
          * @enum {string}
          */
         KeyScope: "admin" | "runs:read" | "runs:write" | "skills:write" | "secrets:write" | "webhooks:write" | "schedules:write" | "profiles:write" | "keys:write";
@@ -962,8 +1020,10 @@ export interface components {
              *     - `skill_limit`: the skill's `concurrency` runs of it are executing
              *     - `concurrency_key`: the skill's `concurrency` runs with the run's `concurrency_key`
              *       are executing
-             *     - `profile`, `agent`: reserved for runs that wait for a browser profile or for an
-             *       agent on the owner's machine; not sent yet
+             *     - `profile`: another run that saves the run's browser profile is executing (runs
+             *       that save one profile run one at a time; runs that only read it never wait)
+             *     - `agent`: reserved for runs that wait for an agent on the owner's machine; not sent
+             *       yet
              */
             waiting_for?: components["schemas"]["WaitingFor"] | null;
         };
@@ -1072,6 +1132,82 @@ export interface components {
         PutSecretRequest: {
             /** @description The secret's value (1 to 65,536 characters, no NUL). Never returned. */
             value: string;
+        };
+        /**
+         * @description A browser's storage as Playwright's `storageState()` gives it and `newContext` takes it.
+         *     Fields a cookie or an origin has beyond these are not kept.
+         */
+        StorageState: {
+            cookies: components["schemas"]["StoredCookie"][];
+            /**
+             * @description The localStorage of each origin.
+             * @default []
+             */
+            origins: components["schemas"]["StoredOrigin"][];
+        };
+        StoredCookie: {
+            name: string;
+            value: string;
+            /** @description The host it is sent to (a leading `.` for its subdomains too). */
+            domain: string;
+            path: string;
+            /** @description When it expires, in Unix seconds; -1 for a session cookie. */
+            expires: number;
+            httpOnly: boolean;
+            secure: boolean;
+            /** @enum {string} */
+            sameSite: "Strict" | "Lax" | "None";
+        };
+        StoredOrigin: {
+            /** @description The origin whose storage it is, e.g. `https://example.com`. */
+            origin: string;
+            localStorage: {
+                name: string;
+                value: string;
+            }[];
+        };
+        /** @description A browser profile of the caller, described: never a cookie's or a localStorage value. */
+        Profile: {
+            /** @description The name skills give as `profile.name`. */
+            name: string;
+            /** @description 1 when created; each save by a run, or import, adds one. */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When the profile was first stored.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When its current version was stored.
+             */
+            updated_at: string;
+            /** @description The size of its storage state as JSON. */
+            bytes: number;
+            /** @description How many cookies it holds. */
+            cookies: number;
+            /** @description The run that stored the current version; null when it was imported. */
+            saved_by_run: string | null;
+            /** @description Per cookie domain, ordered by domain. */
+            domains: components["schemas"]["ProfileDomain"][];
+            /** @description The origins whose localStorage it keeps, ordered by origin. */
+            origins: components["schemas"]["ProfileOrigin"][];
+        };
+        ProfileDomain: {
+            /** @description The cookies' domain, without a leading `.`. */
+            domain: string;
+            /** @description How many cookies of this domain it holds. */
+            cookies: number;
+            /**
+             * Format: date-time
+             * @description When the first of them expires; null when all are session cookies.
+             */
+            earliest_expiry: string | null;
+        };
+        ProfileOrigin: {
+            origin: string;
+            /** @description How many localStorage items it keeps for the origin. */
+            items: number;
         };
         /** @description A secret of the caller, without its value. */
         SecretInfo: {
@@ -1323,6 +1459,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
+        /** @description The caller's key lacks the scope `profiles:write` (nor is it `admin`). */
+        MissingScopeProfilesWrite: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This API key lacks the scope profiles:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
         /** @description The caller's key lacks the scope `keys:write` (nor is it `admin`). */
         MissingScopeKeysWrite: {
             headers: {
@@ -1429,6 +1579,18 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
+        /**
+         * @description No profile of the caller has this name (`Profile not found`), or the address names no
+         *     profile: `/profile/list`, or a name whose percent-encoding does not decode (`Not Found`).
+         */
+        ProfileNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
         /** @description No webhook endpoint of the caller has this id (or no such delivery of it). */
         WebhookNotFound: {
             headers: {
@@ -1509,6 +1671,12 @@ export interface components {
          *     digits or `_`; at most 128 characters. `list` names the list, never a secret.
          */
         SecretName: string;
+        /**
+         * @description The profile's name, as a skill's `profile.name` renders it: letters, digits and
+         *     `. _ @ + -`, a letter or digit first; at most 128 characters. `list` names the list,
+         *     never a profile.
+         */
+        ProfileName: string;
         /** @description The endpoint's id, e.g. `wh_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
         WebhookId: string;
     };
@@ -2612,6 +2780,149 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["MissingScopeRunsRead"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profiles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The profile's name, as a skill's `profile.name` renders it: letters, digits and
+                 *     `. _ @ + -`, a letter or digit first; at most 128 characters. `list` names the list,
+                 *     never a profile.
+                 */
+                name: components["parameters"]["ProfileName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile, described. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            404: components["responses"]["ProfileNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The profile's name, as a skill's `profile.name` renders it: letters, digits and
+                 *     `. _ @ + -`, a letter or digit first; at most 128 characters. `list` names the list,
+                 *     never a profile.
+                 */
+                name: components["parameters"]["ProfileName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorageState"];
+            };
+        };
+        responses: {
+            /** @description The profile as stored, described (never its values). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeProfilesWrite"];
+            /**
+             * @description The address names no profile: `/profile/list` (the list), or a name whose
+             *     percent-encoding does not decode.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The profile's name, as a skill's `profile.name` renders it: letters, digits and
+                 *     `. _ @ + -`, a letter or digit first; at most 128 characters. `list` names the list,
+                 *     never a profile.
+                 */
+                name: components["parameters"]["ProfileName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeProfilesWrite"];
+            404: components["responses"]["ProfileNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };

@@ -1,7 +1,12 @@
 // The engine's public face: what the server (and a future client-side runner) builds on.
 
 export type { BrowserAccess } from "./browser/browser-access.js";
-export type { BrowserSnapshot } from "./browser/browser-snapshot.js";
+export type {
+  BrowserSnapshot,
+  StorageState,
+  StoredCookie,
+  StoredOrigin,
+} from "./browser/browser-snapshot.js";
 export { DEFAULT_CHROMIUM_USER } from "./browser/chromium-user.js";
 export { type ChromiumEnv, ChromiumNotFound, findChromium } from "./browser/find-chromium.js";
 export { BrowserMemoryExceeded } from "./browser/memory-watchdog.js";
@@ -44,6 +49,15 @@ export {
 } from "./definition/errors.js";
 export { loadSkillFile, loadSkillSource } from "./definition/load.js";
 export { parseSkillDefinition, parseSkillSource, type SkillSource } from "./definition/parse.js";
+export {
+  isProfileName,
+  MAX_PROFILE_NAME_LENGTH,
+  PROFILE_NAME_PATTERN,
+  PROFILE_NAME_RULE,
+  PROFILE_SAVE_CHOICES,
+  type ProfileSave,
+  renderProfileName,
+} from "./definition/profile.js";
 export { skillDefinitionSchema } from "./definition/schema.js";
 export { referencedSecrets } from "./definition/secret-references.js";
 export type * from "./definition/types.js";

@@ -10,6 +10,7 @@ export type RunState = components["schemas"]["RunSessionState"];
 export type RunEvent = components["schemas"]["RunEvent"];
 export type RunEventType = components["schemas"]["RunEventType"];
 export type SecretInfo = components["schemas"]["SecretInfo"];
+export type Profile = components["schemas"]["Profile"];
 export type Webhook = components["schemas"]["Webhook"];
 export type WebhookCreated = components["schemas"]["WebhookCreated"];
 export type WebhookEvent = components["schemas"]["WebhookEvent"];

@@ -97,6 +97,13 @@ export class WebhookDisabled extends AppError {
   }
 }
 
+export class ProfileNotFound extends AppError {
+  readonly status = 404;
+  constructor() {
+    super("Profile not found");
+  }
+}
+
 export class SecretNotFound extends AppError {
   readonly status = 404;
   constructor() {
@@ -264,6 +271,32 @@ export class SecretLimitReached extends RequestInvalid {
       {
         loc: ["path", "name"],
         msg: `Value error, an owner has at most ${limit} secrets; delete one first`,
+        type: "value_error",
+      },
+    ]);
+  }
+}
+
+/** A new profile past the owner's PROFILES_PER_OWNER. */
+export class ProfileLimitReached extends RequestInvalid {
+  constructor(limit: number) {
+    super([
+      {
+        loc: ["path", "name"],
+        msg: `Value error, an owner has at most ${limit} browser profiles (PROFILES_PER_OWNER); delete one first`,
+        type: "value_error",
+      },
+    ]);
+  }
+}
+
+/** A storage state larger, as JSON, than PROFILE_MAX_BYTES. */
+export class ProfileTooLarge extends RequestInvalid {
+  constructor(bytes: number, limit: number) {
+    super([
+      {
+        loc: ["body"],
+        msg: `Value error, the storage state is ${bytes} bytes as JSON; a profile holds at most ${limit} (PROFILE_MAX_BYTES)`,
         type: "value_error",
       },
     ]);

@@ -1,7 +1,14 @@
-import { MAX_CONCURRENCY_KEY_LENGTH, renderConcurrencyKey } from "@skillrun/engine";
+import {
+  isProfileName,
+  MAX_CONCURRENCY_KEY_LENGTH,
+  MAX_PROFILE_NAME_LENGTH,
+  PROFILE_NAME_RULE,
+  renderConcurrencyKey,
+  renderProfileName,
+} from "@skillrun/engine";
 import express, { type Response, type Router } from "express";
 import type { RunEventRepository } from "../db/repositories/run-events.js";
-import type { KeyedStart, RunRepository } from "../db/repositories/runs.js";
+import type { KeyedStart, RunProfileChoice, RunRepository } from "../db/repositories/runs.js";
 import type { SkillRepository, SkillToRun } from "../db/repositories/skills.js";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import { isStorableText } from "../db/storable-text.js";
@@ -88,16 +95,16 @@ export function runsRouter(deps: {
 
       const found = await skills.getToRun(owner, req.body.skill_id);
       if (!found) throw new SkillNotFound();
-      const { inputs, concurrency } = await checkedToRun(owner, found, req.body.inputs);
+      const { inputs, concurrency, profile } = await checkedToRun(owner, found, req.body.inputs);
       // After the checks: a 429 says that this very request would have been queued.
       if (await runs.queueFull(owner)) throw new QueueFull();
-      const run = { owner, skill: found.skill, inputs, concurrency };
+      const run = { owner, skill: found.skill, inputs, concurrency, profile };
       if (idempotency) return answerKeyed(await runs.createOnce(run, idempotency));
       res.json(withVideoUrl(req, await runs.create(run)));
     }),
   );
 
-  /** The inputs of a run of `found` as checked and stored, and its concurrency limit. */
+  /** The inputs of a run of `found` as checked and stored, its concurrency limit and profile. */
   async function checkedToRun(
     owner: string,
     found: SkillToRun,
@@ -111,7 +118,11 @@ export function runsRouter(deps: {
     if (tooLarge) throw new RequestInvalid([tooLarge]);
     const fileIssues = await checkFileInputs(skill.inputs, checked.values, owner, deps.uploads);
     if (fileIssues.length > 0) throw new RequestInvalid(fileIssues);
-    return { inputs: checked.values, concurrency: concurrencyOf(found, checked.values) };
+    return {
+      inputs: checked.values,
+      concurrency: concurrencyOf(found, checked.values),
+      profile: profileOf(found, checked.values),
+    };
   }
 
   router.post(
@@ -146,15 +157,16 @@ export function runsRouter(deps: {
       const ownInputs = body.inputs !== undefined;
       // Without inputs of its own, the rerun goes on with those its checkpoint holds; the stored
       // ones (secret values masked) are what it shows.
-      const { inputs, concurrency } = ownInputs
+      const { inputs, concurrency, profile } = ownInputs
         ? await checkedToRun(owner, found, body.inputs)
         : {
             inputs: original.inputs ?? {},
             concurrency: concurrencyOf(found, original.inputs ?? {}),
+            profile: profileOf(found, original.inputs ?? {}),
           };
       if (await runs.queueFull(owner)) throw new QueueFull();
       const rerun = await runs.createRerun(
-        { owner, skill: found.skill, inputs, concurrency },
+        { owner, skill: found.skill, inputs, concurrency, profile },
         { runId: original.id, kept: { ...kept, sealed: kept.sealed }, ownInputs },
       );
       res.status(201).json(withVideoUrl(req, rerun));
@@ -261,6 +273,27 @@ function concurrencyOf(
     ]);
   }
   return { limit, key };
+}
+
+/**
+ * The skill's browser profile for a run of these inputs, its name rendered: a 422 at the inputs
+ * when the name they make is not a profile's (odd characters, too long, empty), since the name
+ * goes into the queue's counts, the log and the API's addresses as it is.
+ */
+function profileOf(found: SkillToRun, inputs: Record<string, unknown>): RunProfileChoice | null {
+  if (found.profile === null) return null;
+  const { nameTemplate, save } = found.profile;
+  const name = renderProfileName(nameTemplate, inputs);
+  if (!isProfileName(name)) {
+    throw new RequestInvalid([
+      {
+        loc: ["body", "inputs"],
+        msg: `Value error, the skill's profile name renders to ${JSON.stringify(name.slice(0, MAX_PROFILE_NAME_LENGTH + 1))} for these inputs; a profile's name is ${PROFILE_NAME_RULE}`,
+        type: "value_error",
+      },
+    ]);
+  }
+  return { name, save: save === "never" ? null : save };
 }
 
 /** The `cursor` query parameter decoded, undefined when absent; a 422 when it is not one. */

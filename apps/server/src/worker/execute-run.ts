@@ -1,5 +1,6 @@
 import type { ChromiumEnv, EngineLimits, NetworkPolicy } from "@skillrun/engine";
 import type { Logger } from "pino";
+import type { ProfileRepository } from "../db/repositories/profiles.js";
 import type {
   ClaimedRun,
   Holder,
@@ -46,6 +47,8 @@ export interface ExecuteRunDeps {
   network: NetworkPolicy;
   /** Opens the run's secret inputs and the secrets it reads. */
   secrets: RunSecrets;
+  /** Opens the run's browser profile, and saves it at its end. */
+  profiles: ProfileRepository;
   /** The index of runs' files, and the uploads their `file` inputs name. */
   files: WorkerFiles;
 }

@@ -71,6 +71,8 @@ export interface HostedRunHandlers {
   onProblem(message: string): void;
   /** A run file stored by the run, complete on disk. */
   onFile(file: RunFile): void;
+  /** The browser's storage at the run's end, as JSON, for its profile to be saved. */
+  onProfile(json: string): void;
   /**
    * The run is about to begin a step that may have effects (its first one, or each one under
    * `on_worker_loss: resume`); the step waits until this settles, and fails with the
@@ -391,6 +393,9 @@ function relay(host: Host, message: FromRunHost, handlers: HostedRunHandlers): b
       return true;
     case "file":
       handlers.onFile(message.file);
+      return true;
+    case "profile":
+      handlers.onProfile(message.json);
       return true;
     case "effects":
       handlers.onEffects(message.step).then(

@@ -7,6 +7,7 @@ import {
   type NetworkPolicy,
 } from "@skillrun/engine";
 import type { Logger } from "pino";
+import type { ProfileRepository } from "../db/repositories/profiles.js";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
 import type { FileStore } from "../files/file-store.js";
@@ -119,6 +120,8 @@ export class Worker {
       network: () => NetworkPolicy;
       /** Opens each run's secret inputs and the secrets it reads. */
       secrets: RunSecrets;
+      /** Opens each run's browser profile, and saves it at its end. */
+      profiles: ProfileRepository;
       /** The index of runs' files, and the uploads their `file` inputs name. */
       files: WorkerFiles;
       /** Removes old fileStore and files (RETENTION_DAYS); none: everything is kept. */
@@ -270,8 +273,9 @@ export class Worker {
       }
       const control = new AbortController();
       const watch = new RunWatch();
-      const { execution, logger, clock, fileStore, chromium, browser, network, secrets, files } =
+      const { execution, logger, clock, fileStore, chromium, browser, network, secrets } =
         this.deps;
+      const { files, profiles } = this.deps;
       const { limits, eventLimits, memoryMb, checkpointMaxBytes, parkAfterMs } = this.options;
       const done = executeRun(
         {
@@ -283,6 +287,7 @@ export class Worker {
           browser,
           network: network(),
           secrets,
+          profiles,
           files,
           workerId: this.id,
           hosts: this.hosts,

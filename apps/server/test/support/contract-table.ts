@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import type { NewRunEvent } from "../../src/db/repositories/run-events.js";
 import { startTestServer, type TestServer } from "../../src/test-support/test-server.js";
 import { addScopeAndKeyRows } from "./contract-keys.js";
+import { profileRows } from "./contract-profiles.js";
 import { rerunRows } from "./contract-reruns.js";
 import { FAILURE_MESSAGE } from "./failing-repositories.js";
 import {
@@ -1996,4 +1997,5 @@ export const table: Table = {
   },
 };
 
+Object.assign(table, profileRows({ unauthorized, failing }));
 addScopeAndKeyRows(table, { unauthorized, failing });

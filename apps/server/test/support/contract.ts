@@ -13,6 +13,7 @@ import {
 } from "./contract-table.js";
 import {
   failingKeyOperations,
+  failingProfiles,
   failingRunChanges,
   failingRunEvents,
   failingRunFiles,
@@ -43,6 +44,7 @@ export const CONTRACT_RESOURCES = {
   files: ["listRunFiles", "getRunFile", "uploadFile", "deleteFile"],
   skills: ["listSkills", "getSkill", "putSkill", "deleteSkill", "validateSkill"],
   secrets: ["putSecret", "deleteSecret", "listSecrets"],
+  profiles: ["listProfiles", "getProfile", "putProfile", "deleteProfile"],
   webhooks: [
     "createWebhook",
     "listWebhooks",
@@ -124,6 +126,7 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
           runEvents: failingRunEvents,
           runPauses: failingRunPauses,
           secrets: failingSecrets,
+          profiles: failingProfiles,
           skills: failingSkills,
           fileStore: failingVideos,
           runFiles: failingRunFiles,

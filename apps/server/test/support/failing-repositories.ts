@@ -1,4 +1,5 @@
 import type { ApiKeyRepository } from "../../src/db/repositories/api-keys.js";
+import type { ProfileRepository } from "../../src/db/repositories/profiles.js";
 import type { RunChangeRepository } from "../../src/db/repositories/run-changes.js";
 import type { RunEventRepository } from "../../src/db/repositories/run-events.js";
 import type { RunFileRepository } from "../../src/db/repositories/run-files.js";
@@ -70,6 +71,17 @@ export const failingWebhooks = {
   deliveries: fail,
   redeliver: fail,
 } satisfies Record<keyof WebhookRepository, unknown> as unknown as WebhookRepository;
+
+/** A ProfileRepository whose every method fails. */
+export const failingProfiles = {
+  list: fail,
+  describe: fail,
+  put: fail,
+  delete: fail,
+  open: fail,
+  saveFromRun: fail,
+  limits: { maxBytes: 0, perOwner: 0 },
+} satisfies Record<keyof ProfileRepository, unknown> as unknown as ProfileRepository;
 
 /** A SecretRepository whose every method fails. */
 export const failingSecrets = {

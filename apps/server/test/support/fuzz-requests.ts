@@ -30,6 +30,8 @@ export interface Pools {
   videoTargets: string[];
   /** Secret names: the caller's, another owner's, unknown ones. */
   secretNames: string[];
+  /** Browser profile names: the caller's, another owner's, unknown ones. */
+  profileNames: string[];
   /** Webhook endpoint ids: the caller's, another owner's, unknown ones. */
   webhookIds: string[];
   /** Delivery ids: of the caller's endpoint, and unknown ones. */
@@ -229,6 +231,33 @@ const HOSTILE_IDEMPOTENCY_KEYS = [
   "list",
 ];
 
+// A storage state as Playwright gives one: cookies of any text, localStorage by origin.
+const storedCookie = fc.record({
+  name: storableText(40),
+  value: storableText(200),
+  domain: fc.constantFrom(".example.com", "example.com", "127.0.0.1", "xn--bcher-kva.example"),
+  path: fc.constantFrom("/", "/app", "/a b"),
+  expires: fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 4_102_444_800 })),
+  httpOnly: fc.boolean(),
+  secure: fc.boolean(),
+  sameSite: fc.constantFrom("Strict", "Lax", "None"),
+});
+const storageState = fc.record(
+  {
+    cookies: fc.array(storedCookie, { maxLength: 5 }),
+    origins: fc.array(
+      fc.record({
+        origin: fc.constantFrom("https://example.com", "http://127.0.0.1:8080"),
+        localStorage: fc.array(fc.record({ name: storableText(20), value: storableText(100) }), {
+          maxLength: 4,
+        }),
+      }),
+      { maxLength: 2 },
+    ),
+  },
+  { requiredKeys: ["cookies"] },
+);
+
 /** A valid request of `op`, built from what exists on the server. */
 function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
   const auth = { authorization: `Bearer ${pools.key}` };
@@ -373,6 +402,27 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
         );
     case "deleteSecret":
       return fc.constantFrom(...pools.secretNames).map((name) => make(pathOf(op, name)));
+    case "listProfiles":
+      return fc.constant(make(pathOf(op, "")));
+    case "getProfile":
+    case "deleteProfile":
+      return fc.constantFrom(...pools.profileNames).map((name) => make(pathOf(op, name)));
+    case "putProfile":
+      return fc
+        .record({
+          // A bounded set of names, so an owner's limit of profiles is never what answers.
+          name: fc.oneof(
+            fc.constantFrom(...pools.profileNames),
+            fc.integer({ min: 0, max: 40 }).map((i) => `fuzz-${i}@example.com`),
+          ),
+          state: storageState,
+        })
+        .map(({ name, state }) =>
+          make(pathOf(op, encodeURIComponent(name)), {
+            body: JSON.stringify(state),
+            headers: { ...auth, ...JSON_TYPE },
+          }),
+        );
     case "streamRuns":
       return fc.option(fc.integer({ min: 0, max: 1e9 }), { nil: undefined }).map((last) =>
         make(pathOf(op, ""), {
@@ -539,6 +589,47 @@ function hostileBody(pools: Pools): fc.Arbitrary<string> {
       },
       { requiredKeys: [] },
     ),
+    // A browser profile's storage state: hostile cookies and origins, wrong types, deep values.
+    fc.record(
+      {
+        cookies: fc.oneof(
+          fc.array(
+            fc.record(
+              {
+                name: fc.oneof(hostileText, fc.jsonValue({ maxDepth: 1 })),
+                value: fc.oneof(hostileText, fc.constant("v".repeat(4097))),
+                domain: fc.oneof(hostileText, fc.constant("")),
+                path: hostileText,
+                expires: fc.oneof(fc.double(), fc.constant(-2), hostileText),
+                httpOnly: fc.oneof(fc.boolean(), hostileText),
+                secure: fc.jsonValue({ maxDepth: 1 }),
+                sameSite: fc.oneof(fc.constantFrom("Strict", "Lax", "None", "lax"), hostileText),
+              },
+              { requiredKeys: [] },
+            ),
+            { maxLength: 3 },
+          ),
+          fc.jsonValue({ maxDepth: 2 }),
+        ),
+        origins: fc.oneof(
+          fc.array(
+            fc.record(
+              {
+                origin: fc.oneof(hostileText, fc.constantFrom("https://a.example", "file:///x")),
+                localStorage: fc.oneof(
+                  fc.array(fc.record({ name: hostileText, value: hostileText }), { maxLength: 3 }),
+                  fc.jsonValue({ maxDepth: 2 }),
+                ),
+              },
+              { requiredKeys: [] },
+            ),
+            { maxLength: 3 },
+          ),
+          fc.jsonValue({ maxDepth: 2 }),
+        ),
+      },
+      { requiredKeys: [] },
+    ),
     // A secret's body: hostile, wrongly typed or too long values.
     fc.record(
       {
@@ -653,6 +744,7 @@ function invalidRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> 
           ...pools.runIds,
           ...pools.skillIds,
           ...pools.secretNames,
+          ...pools.profileNames,
           ...pools.webhookIds,
         ),
       )

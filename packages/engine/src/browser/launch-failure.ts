@@ -13,6 +13,13 @@ export function launchFailure(error: unknown, executablePath: string): Error {
   // Playwright dims its call log with terminal colour codes when it thinks a terminal reads it.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is removed
   const message = messageOf(error).replace(/\u001b\[\d+m/g, "");
+  // The storage the context starts with (a browser profile's, a checkpoint's) holds a cookie
+  // Chromium does not take: Playwright says only that, and the cookie is not named here either.
+  if (/Error setting storage state/.test(message)) {
+    return new Error(
+      "could not start the browser with its stored state (a browser profile's or a checkpoint's): Chromium refused one of its cookies",
+    );
+  }
   const exit = /<process did exit: exitCode=(\S+), signal=(\S+)>/.exec(message);
   // Its error lines, from the browser's log and from the call log (which may repeat them).
   const lines = [...message.matchAll(/^(?:\s*- )?\[pid=\d+\]\[err\] (.+)$/gm)]

@@ -70,7 +70,7 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
         options.tag,
         problem,
         proxy.chromiumArgs,
-        options.restore && storageStateOf(options.restore),
+        options.restore ? storageStateOf(options.restore) : options.storageState,
       );
     } catch (error) {
       await launcher?.dispose();

@@ -1,6 +1,6 @@
 import type { NetworkPolicy } from "../network/policy.js";
 import type { BrowserAccess } from "./browser-access.js";
-import type { BrowserSnapshot } from "./browser-snapshot.js";
+import type { BrowserSnapshot, StorageState } from "./browser-snapshot.js";
 import type { BrowserMemoryExceeded } from "./memory-watchdog.js";
 
 /** A page size in CSS pixels. */
@@ -56,6 +56,11 @@ export interface RunBrowserOptions {
    * opened again as the browser launches (see reopenTabs).
    */
   restore?: BrowserSnapshot;
+  /**
+   * The storage (cookies, localStorage) the browser starts with when it restores no snapshot:
+   * a browser profile's (see profile-state.ts). A restored snapshot's own storage is later.
+   */
+  storageState?: StorageState;
 }
 
 /** A finished recording. */

@@ -1,7 +1,5 @@
-import { ExpressionError } from "../expressions/expression-error.js";
-import { hasTemplate, parseTemplate } from "../expressions/template.js";
-import { toText } from "../expressions/to-text.js";
-import { isRecord } from "./describe.js";
+import { hasTemplate } from "../expressions/template.js";
+import { inputTemplateProblems, renderInputTemplate } from "./input-template.js";
 import type { DefinitionProblem } from "./problem.js";
 
 /** The most runs `concurrency` may allow at once: more is no limit at all on any real fleet. */
@@ -9,11 +7,6 @@ export const MAX_CONCURRENCY = 1000;
 
 /** The longest a rendered concurrency key may be, in characters (the server refuses longer). */
 export const MAX_CONCURRENCY_KEY_LENGTH = 128;
-
-// An expression of a concurrency key: a path into the inputs and nothing else. The key is
-// rendered by the API server when a run is queued, where no JSONata may run (a skill's
-// expressions run only in run processes).
-const INPUT_PATH = /^inputs((?:\.[A-Za-z_][A-Za-z0-9_]*)+)$/;
 
 /**
  * What is wrong with a definition's `concurrency_key`: it needs `concurrency`, and each of its
@@ -32,30 +25,13 @@ export function concurrencyKeyProblems(definition: Record<string, unknown>): Def
     const message = `concurrency_key "${template}" holds no {{ inputs.… }}: every run would share one key; use concurrency alone`;
     return [...problems, { path, at: "value", message }];
   }
-  const inputs = Array.isArray(definition.inputs) ? definition.inputs.filter(isRecord) : [];
-  let parts: ReturnType<typeof parseTemplate>;
-  try {
-    parts = parseTemplate(template);
-  } catch (error) {
-    if (!(error instanceof ExpressionError)) throw error;
-    return [...problems, { path, at: "value", message: error.message }];
-  }
-  for (const part of parts) {
-    if (!("expression" in part)) continue;
-    const match = INPUT_PATH.exec(part.expression);
-    const name = match?.[1]?.split(".")[1];
-    const input = inputs.find((item) => item.json_key === name);
-    let message: string | undefined;
-    if (match === null) {
-      message = `concurrency_key may only read inputs, as {{ inputs.site }}: ${part.source} is not a path into the inputs`;
-    } else if (input === undefined) {
-      message = `concurrency_key reads inputs.${name}, which the skill does not declare`;
-    } else if (input.secret === true) {
-      message = `concurrency_key reads the secret input ${name}: a key is stored in clear`;
-    }
-    if (message !== undefined) problems.push({ path, at: "value", message, index: part.start });
-  }
-  return problems;
+  return [
+    ...problems,
+    ...inputTemplateProblems(definition, template, path, {
+      field: "concurrency_key",
+      stored: "a key",
+    }),
+  ];
 }
 
 /**
@@ -64,13 +40,5 @@ export function concurrencyKeyProblems(definition: Record<string, unknown>): Def
  * The template is one the definition's checks accepted.
  */
 export function renderConcurrencyKey(template: string, inputs: Record<string, unknown>): string {
-  return parseTemplate(template)
-    .map((part) => {
-      if (!("expression" in part)) return part.text;
-      const names = INPUT_PATH.exec(part.expression)?.[1]?.split(".").slice(1) ?? [];
-      let value: unknown = inputs;
-      for (const name of names) value = isRecord(value) ? value[name] : undefined;
-      return toText(value);
-    })
-    .join("");
+  return renderInputTemplate(template, inputs);
 }

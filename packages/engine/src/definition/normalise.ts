@@ -1,4 +1,5 @@
 import { DEFAULT_SKILL_TIMEOUT_MS, parseDuration } from "./duration.js";
+import type { ProfileSave } from "./profile.js";
 import type {
   DataType,
   DialogChoice,
@@ -22,6 +23,7 @@ export interface WrittenSkillDefinition {
   on_resume?: Step[];
   concurrency?: number;
   concurrency_key?: string;
+  profile?: { name: string; save?: ProfileSave };
 }
 
 interface WrittenInput {
@@ -40,7 +42,7 @@ interface WrittenInput {
  */
 export function normaliseSkillDefinition(written: WrittenSkillDefinition): SkillDefinition {
   const { id, name, description, timeout, steps, on_dialog, output, on_worker_loss } = written;
-  const { concurrency, concurrency_key, on_resume } = written;
+  const { concurrency, concurrency_key, on_resume, profile } = written;
   return {
     id,
     name,
@@ -55,6 +57,10 @@ export function normaliseSkillDefinition(written: WrittenSkillDefinition): Skill
     ...(on_resume === undefined ? {} : { on_resume }),
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(concurrency_key === undefined ? {} : { concurrency_key }),
+    // `save` filled in, so a definition that says `never` hashes as one that does not.
+    ...(profile === undefined
+      ? {}
+      : { profile: { name: profile.name, save: profile.save ?? "never" } }),
   };
 }
 

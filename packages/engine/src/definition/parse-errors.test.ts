@@ -61,7 +61,7 @@ retries: 3
         5,
         1,
         "retries",
-        'unknown key "retries" (allowed: id, name, description, inputs, timeout, steps, on_dialog, output, on_worker_loss, on_resume, concurrency, concurrency_key)',
+        'unknown key "retries" (allowed: id, name, description, inputs, timeout, steps, on_dialog, output, on_worker_loss, on_resume, concurrency, concurrency_key, profile)',
       ),
     ]);
   });

@@ -4,6 +4,7 @@ import { answerSchemaDefinition } from "./answer-schema.js";
 import { MAX_CONCURRENCY } from "./concurrency.js";
 import { DURATION_PATTERN } from "./duration.js";
 import { IDENTIFIER_PATTERN, SKILL_ID_PATTERN } from "./patterns.js";
+import { PROFILE_SAVE_CHOICES } from "./profile.js";
 import { dialogChoice, ref, text } from "./schema-parts.js";
 import type { DataType } from "./types.js";
 
@@ -113,6 +114,25 @@ export const skillDefinitionSchema: SchemaObject = {
       minLength: 1,
       description:
         'A template of the inputs, e.g. "{{ inputs.site }}": runs whose keys are equal share the concurrency limit. Needs concurrency.',
+    },
+    profile: {
+      type: "object",
+      required: ["name"],
+      properties: {
+        name: {
+          type: "string",
+          minLength: 1,
+          description:
+            'The browser profile (a saved login: cookies and localStorage) the run\'s browser starts with, e.g. "acme-{{ inputs.user }}": letters, digits and . _ @ + -, templates reading inputs only.',
+        },
+        save: {
+          enum: [...PROFILE_SAVE_CHOICES],
+          default: "never",
+          description:
+            "When the browser's state is written back to the profile as a new version: never (the default), on_success (the run finished) or always (finished, failed or timed out).",
+        },
+      },
+      additionalProperties: false,
     },
   },
   additionalProperties: false,

@@ -1,3 +1,4 @@
+import type { ProfileSave } from "./profile.js";
 // Hand-written to match schema.ts; a parsed definition has passed that schema, so these hold.
 // Strings in steps may contain `{{ expr }}` templates; they are kept as written. Each step
 // kind's action type lives in the kind's own file (steps/registry.ts lists them).
@@ -55,6 +56,17 @@ export interface SkillDefinition {
   concurrency?: number;
   /** A template of the inputs naming what runs share the `concurrency` limit. */
   concurrency_key?: string;
+  /**
+   * The browser profile the run's browser starts with (`name`, a template of the inputs) and
+   * when its state is written back (`save`; normalised: always present).
+   */
+  profile?: ProfileChoice;
+}
+
+/** A skill's browser profile (see SkillDefinition.profile). */
+export interface ProfileChoice {
+  name: string;
+  save: ProfileSave;
 }
 
 /** What becomes of a run whose worker was lost (see SkillDefinition.on_worker_loss). */

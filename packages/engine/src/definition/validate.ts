@@ -5,6 +5,7 @@ import { describeTypes, describeValue, isRecord } from "./describe.js";
 import { durationProblems } from "./duration-limits.js";
 import { expressionProblems, templateProblemsIn } from "./expression-problems.js";
 import type { DefinitionProblem, PathSegment } from "./problem.js";
+import { profileProblems } from "./profile.js";
 import { referenceProblems } from "./reference-problems.js";
 import { SKILL_DEFINITION_SCHEMA_ID, skillDefinitionSchema } from "./schema.js";
 import { schemaProblems } from "./schema-issues.js";
@@ -59,6 +60,7 @@ export function validateSkillDefinition(value: unknown): DefinitionProblem[] {
     problems.push(...secretInputProblems(inputs));
   }
   problems.push(...concurrencyKeyProblems(value));
+  problems.push(...profileProblems(value));
   problems.push(...durationProblems(value));
   problems.push(...referenceProblems(value));
   return problems;

@@ -41,6 +41,14 @@ export interface NewRun {
   inputs: Record<string, unknown>;
   /** The skill's `concurrency`, with its `concurrency_key` rendered against the inputs. */
   concurrency?: { limit: number; key: string | null } | null;
+  /** The skill's browser profile, its name rendered against the inputs (see RunProfileChoice). */
+  profile?: RunProfileChoice | null;
+}
+
+/** A run's browser profile: its name, and when the run saves it (null: it only reads it). */
+export interface RunProfileChoice {
+  name: string;
+  save: "on_success" | "always" | null;
 }
 
 /** An `Idempotency-Key` and the request it came with. */
@@ -140,13 +148,15 @@ export class RunRepository {
   /** A run just queued as the API shows it, with what it waits for as it stands now. */
   private async answerQueued(row: NewRunRow): Promise<RunSession> {
     const [counts] = await this.direct.all<WaitingColumns>(WAITING_OF_NEW, [
-      ...[row.owner, row.skillId, row.concurrencyKey],
+      ...[row.owner, row.skillId, row.concurrencyKey, row.profile],
     ]);
     const columns = {
       concurrency_limit: row.concurrencyLimit,
       concurrency_key: row.concurrencyKey,
       owner_holding: counts?.owner_holding ?? 0,
       limit_holding: counts?.limit_holding ?? 0,
+      // Only a run that saves its profile waits for one.
+      profile_holding: row.profileSave === null ? null : (counts?.profile_holding ?? 0),
     };
     const waitingFor = waitingForOf(null, columns, this.limits.ownerMaxRunning);
     return toRunSession({ ...queuedRun(row), waitingFor });
@@ -247,6 +257,8 @@ export class RunRepository {
       startTime: now,
       concurrencyLimit: input.concurrency?.limit ?? null,
       concurrencyKey: input.concurrency?.key ?? null,
+      profile: input.profile?.name ?? null,
+      profileSave: input.profile?.save ?? null,
     };
   }
 

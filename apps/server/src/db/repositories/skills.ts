@@ -1,4 +1,4 @@
-import { skillCalls } from "@skillrun/engine";
+import { PROFILE_SAVE_CHOICES, type ProfileSave, skillCalls } from "@skillrun/engine";
 import type { Input, Skill } from "../../domain/api-types.js";
 import type { Clock } from "../../domain/clock.js";
 import { writtenDefinition } from "../../skills/written-definition.js";
@@ -20,10 +20,14 @@ export interface SkillRecord {
 
 export type ImportOutcome = "created" | "updated" | "unchanged";
 
-/** A skill as `POST /run/` reads it: the skill, and its `concurrency` and `concurrency_key`. */
+/**
+ * A skill as `POST /run/` reads it: the skill, its `concurrency` and `concurrency_key`, and its
+ * browser profile's name template and `save`.
+ */
 export interface SkillToRun {
   skill: Skill;
   concurrency: { limit: number; keyTemplate: string | null } | null;
+  profile: { nameTemplate: string; save: ProfileSave } | null;
 }
 
 /** The columns kept beside a definition for the run queue: its concurrency and key template. */
@@ -36,6 +40,22 @@ function concurrencyColumns(definition: unknown): {
     concurrency_key?: string;
   };
   return { concurrency: concurrency ?? null, concurrencyKey: key ?? null };
+}
+
+/** The columns kept beside a definition for its browser profile: its name template and save. */
+function profileColumns(definition: unknown): {
+  profileName: string | null;
+  profileSave: string | null;
+} {
+  const { profile } = (definition ?? {}) as { profile?: { name: string; save?: ProfileSave } };
+  if (profile === undefined) return { profileName: null, profileSave: null };
+  return { profileName: profile.name, profileSave: profile.save ?? "never" };
+}
+
+function profileSaveOf(text: string | null): ProfileSave {
+  return (PROFILE_SAVE_CHOICES as readonly (string | null)[]).includes(text)
+    ? (text as ProfileSave)
+    : "never";
 }
 
 type SkillRow = {
@@ -111,9 +131,11 @@ export class SkillRepository {
       definition_hash: string;
       concurrency: number | null;
       concurrency_key: string | null;
+      profile_name: string | null;
+      profile_save: string | null;
     }>(
       `SELECT owner, id, name, description, inputs, created_at, last_modified_at, definition_hash,
-          concurrency, concurrency_key
+          concurrency, concurrency_key, profile_name, profile_save
         FROM skills WHERE owner = ? AND id = ? AND deleted_at IS NULL`,
       [owner, id],
     );
@@ -128,7 +150,11 @@ export class SkillRepository {
       row.concurrency === null
         ? null
         : { limit: Number(row.concurrency), keyTemplate: row.concurrency_key };
-    return { skill, concurrency };
+    const profile =
+      row.profile_name === null
+        ? null
+        : { nameTemplate: row.profile_name, save: profileSaveOf(row.profile_save) };
+    return { skill, concurrency, profile };
   }
 
   /**
@@ -183,6 +209,7 @@ export class SkillRepository {
           definition: toJsonColumn(record.definition),
           definitionHash: record.definitionHash,
           ...concurrencyColumns(record.definition),
+          ...profileColumns(record.definition),
         };
         if (!existing) {
           await tx.skill.create({

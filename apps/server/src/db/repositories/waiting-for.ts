@@ -1,5 +1,5 @@
 import type { RunSession } from "../../domain/api-types.js";
-import { limitHolding, ownerHolding } from "../runs/sql/holding.js";
+import { limitHolding, ownerHolding, profileHolding } from "../runs/sql/holding.js";
 
 /** What a queued run waits for (RunSession.waiting_for). */
 export type WaitingFor = NonNullable<RunSession["waiting_for"]>;
@@ -13,13 +13,15 @@ export type WaitingFor = NonNullable<RunSession["waiting_for"]>;
 export const WAITING_COLUMNS = `concurrency_limit, concurrency_key,
   CASE WHEN state IS NULL THEN ${ownerHolding("runs")} END AS owner_holding,
   CASE WHEN state IS NULL AND concurrency_limit IS NOT NULL THEN ${limitHolding("runs")} END
-    AS limit_holding`;
+    AS limit_holding,
+  CASE WHEN state IS NULL AND profile_save IS NOT NULL THEN ${profileHolding("runs")} END
+    AS profile_holding`;
 
-/** The counts of a run about to be queued (owner, skill id, concurrency key). */
+/** The counts of a run about to be queued (owner, skill id, concurrency key, profile). */
 export const WAITING_OF_NEW = `SELECT ${ownerHolding("runs")} AS owner_holding,
-    ${limitHolding("runs")} AS limit_holding
+    ${limitHolding("runs")} AS limit_holding, ${profileHolding("runs")} AS profile_holding
   FROM (SELECT CAST(? AS TEXT) AS owner, CAST(? AS TEXT) AS skill_id,
-    CAST(? AS TEXT) AS concurrency_key) AS runs`;
+    CAST(? AS TEXT) AS concurrency_key, CAST(? AS TEXT) AS profile) AS runs`;
 
 /** A row's WAITING_COLUMNS (PostgreSQL returns counts as text). */
 export interface WaitingColumns {
@@ -27,11 +29,14 @@ export interface WaitingColumns {
   concurrency_key: string | null;
   owner_holding: number | string | null;
   limit_holding: number | string | null;
+  /** Runs saving the run's profile that have not ended; null unless the run saves one. */
+  profile_holding: number | string | null;
 }
 
 /**
  * What a queued run waits for: the owner's limit first (nothing of the owner's starts while it
- * is reached), then its skill's or key's, else a free slot. Null for a run that is not queued.
+ * is reached), then its skill's or key's, then its profile being saved by another run, else a
+ * free slot. Null for a run that is not queued.
  */
 export function waitingForOf(
   state: string | null,
@@ -45,5 +50,6 @@ export function waitingForOf(
   if (row.concurrency_limit !== null && Number(row.limit_holding) >= row.concurrency_limit) {
     return row.concurrency_key === null ? "skill_limit" : "concurrency_key";
   }
+  if (Number(row.profile_holding ?? 0) > 0) return "profile";
   return "slot";
 }

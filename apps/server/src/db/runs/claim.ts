@@ -45,6 +45,11 @@ export interface ClaimedRun {
   woken: boolean;
   /** The owner's skills its `call`s reach, directly or not, by id (stored definitions). */
   calledSkills: Record<string, unknown>;
+  /**
+   * Its browser profile, as rendered when it was queued, and when it saves it (null: it only
+   * reads it); null when its skill names none.
+   */
+  profile: { name: string; save: "on_success" | "always" | null } | null;
 }
 
 /** How a worker finds one of its runs when it looks (cancelled, or taken from it). */
@@ -67,6 +72,8 @@ type ClaimedRow = {
   rerun_of: string | null;
   rerun_own_inputs: boolean | number;
   active_ms: number | bigint;
+  profile: string | null;
+  profile_save: string | null;
   /** The skill's stored definition, read by the statement that named its version. */
   definition: string | null;
 };
@@ -234,7 +241,14 @@ function claimedRun(
     activeMs: Number(row.active_ms),
     woken: false,
     calledSkills,
+    profile: row.profile === null ? null : { name: row.profile, save: profileSaveOf(row) },
   };
+}
+
+function profileSaveOf(row: ClaimedRow): "on_success" | "always" | null {
+  return row.profile_save === "on_success" || row.profile_save === "always"
+    ? row.profile_save
+    : null;
 }
 
 /**

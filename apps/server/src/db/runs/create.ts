@@ -22,6 +22,10 @@ export interface NewRunRow {
   concurrencyLimit: number | null;
   /** The skill's `concurrency_key` rendered against the run's inputs; null without one. */
   concurrencyKey: string | null;
+  /** The skill's `profile.name` rendered against the run's inputs; null without one. */
+  profile: string | null;
+  /** When the run saves its profile; null when it only reads it (or has none). */
+  profileSave: "on_success" | "always" | null;
 }
 
 /** An owner's idempotency key as taken for a new run. */
@@ -54,7 +58,7 @@ export function newRunStatements(row: NewRunRow): SqlStatement[] {
       params: [
         ...[row.id, row.owner, row.skillId, row.name],
         ...[row.inputs, row.secretInputs, row.createdAt, row.startTime],
-        ...[row.concurrencyLimit, row.concurrencyKey],
+        ...[row.concurrencyLimit, row.concurrencyKey, row.profile, row.profileSave],
       ],
     },
   ];

@@ -19,6 +19,7 @@ import { RunStop } from "../run-stop.js";
 import { fileOverQuotaMessage } from "../storage-quota.js";
 import type { HostedWork } from "./host.js";
 import type { PreparedRun, UnstartedRun } from "./prepare.js";
+import { saveProfile } from "./profile.js";
 
 /** What the run's writer handed over: the last events and checkpoints, for the ending to write. */
 type StepLog = { events: readonly NewRunEvent[]; checkpoints: readonly StoredCheckpoint[] };
@@ -40,14 +41,18 @@ export async function finishRun(
   await recordClosing(context, prepared, await closed);
   // Every file is listed once the run has ended; a pause given up is undone before it ends.
   await Promise.all([prepared.fileIndex.flushed(), prepared.pauses.left()]);
-  // The step log's last events go with the ending, in its transaction.
-  const stepLog = await prepared.writer.handOver();
-  const durationMs = now() - prepared.started;
   const ending = overQuota(
     endingOf(outcome, progress.data, progress.step, deps.memoryMb),
     prepared.fileIndex.refused,
     deps.files.uploads.quotaBytes,
   );
+  // Saved before the ending, while this worker holds the run, its log line in the step log.
+  if (progress.profileJson !== undefined) {
+    await saveProfile(context, prepared, progress.profileJson, ending);
+  }
+  // The step log's last events go with the ending, in its transaction.
+  const stepLog = await prepared.writer.handOver();
+  const durationMs = now() - prepared.started;
   const at = deps.clock.now();
 
   switch (ending.outcome) {

@@ -17,6 +17,8 @@ export interface RunProgress {
   effectsStep: StepRef | undefined;
   /** A checkpoint was too large to keep (told once in the step log). */
   checkpointOverLimit?: boolean;
+  /** The browser's storage at the run's end, as JSON, for its profile (never logged). */
+  profileJson?: string;
 }
 
 /** The engine's work on a run, done: how it ended, and what is still to come of it. */
@@ -64,6 +66,13 @@ function jobOf({ deps, run, now }: RunContext, prepared: PreparedRun): RunJob {
     clockOffsetMs: now() - Date.now(),
     files: { dir: prepared.filesDir, existing: prepared.inputFiles },
     ...(prepared.resume && { resume: prepared.resume }),
+    ...(prepared.profile && {
+      profile: {
+        state: prepared.profile.state,
+        save: prepared.profile.save ?? "never",
+        maxBytes: deps.profiles.limits.maxBytes,
+      },
+    }),
     browser: {
       chromium: deps.chromium,
       videoPath: prepared.videoPath,
@@ -130,6 +139,9 @@ function handlersOf(
         budget.admit({ runId: run.id, at: deps.clock.now(), type: "log", level: "warn", message }),
       ),
     onFile: (file) => fileIndex.push(file),
+    onProfile: (json) => {
+      progress.profileJson = json;
+    },
     onEffects: async (at) => {
       // Written with the step log before it, so the mark never lands before its checkpoint.
       if (!(await writer.markEffects(at.label))) {

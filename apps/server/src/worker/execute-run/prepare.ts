@@ -17,6 +17,7 @@ import { fileOverQuotaMessage } from "../storage-quota.js";
 import { TimeLimit } from "../time-limit.js";
 import { timeoutMessageOf } from "./finish.js";
 import { copyRerunFiles, resumable, startingPoint } from "./go-on-from.js";
+import { openProfile, type PreparedProfile, profileStartMessage } from "./profile.js";
 
 /** A run ready to start in its process: what the engine is given, and what records its work. */
 export interface PreparedRun {
@@ -32,6 +33,8 @@ export interface PreparedRun {
   inputFiles: RunFile[];
   /** The checkpoint it goes on from; none when it starts at its first step. */
   resume?: Checkpoint;
+  /** Its browser profile, opened; none when its skill names none. */
+  profile?: PreparedProfile;
   filesDir: string;
   videoPath: string;
   /** When it started (the clock's ms): after setting aside an earlier attempt, before inputs. */
@@ -82,6 +85,9 @@ export async function prepareRun(
   const opened = await deps.secrets.open(run, [definition, ...Object.values(skills)]);
   if (!opened.ok) return { ready: false, outcome: "failed", message: opened.message };
 
+  const profile = await openProfile(context);
+  if (typeof profile === "string") return { ready: false, outcome: "failed", message: profile };
+
   const { execution, clock, logger } = deps;
   const starting = await startingPoint(context, definition);
   if (starting.from === "nowhere")
@@ -105,6 +111,12 @@ export async function prepareRun(
   watch.onPark(() => parking.parkNow());
   if (run.woken) await takeParkedAnswer(context, pauses);
   const budget = new EventBudget(deps.eventLimits);
+  if (profile !== null) {
+    const message = profileStartMessage(profile, starting.from === "checkpoint");
+    writer.push(
+      budget.admit({ runId: run.id, at: clock.now(), type: "log", level: "info", message }),
+    );
+  }
   if (starting.from === "checkpoint") {
     // Going on: the files stay (a rerun's copies included); only the video of the attempt
     // before is set aside.
@@ -158,6 +170,7 @@ export async function prepareRun(
     secrets: opened.secrets,
     inputFiles: [...stored.inputFiles, ...copied],
     ...(checkpoint && { resume: checkpoint }),
+    ...(profile !== null && { profile }),
     filesDir,
     videoPath,
     started,

@@ -1,5 +1,7 @@
+import type { StorageState } from "../../browser/browser-snapshot.js";
 import type { ChromiumEnv } from "../../browser/find-chromium.js";
 import type { RecordedVideo } from "../../browser/types.js";
+import type { ProfileSave } from "../../definition/profile.js";
 import type { SkillDefinition } from "../../definition/types.js";
 import type { RunFile } from "../../files/run-files.js";
 import type { NetworkPolicy } from "../../network/policy.js";
@@ -37,6 +39,12 @@ export interface RunJob {
    * starts from its tabs and storage (ExecuteSkillOptions.resume).
    */
   resume?: Checkpoint;
+  /**
+   * The run's browser profile: the storage its browser starts with (null: none saved yet), when
+   * the host reports the browser's storage back (a `profile` message) for it to be saved, and
+   * the most that message may hold (larger, it is not sent: the server would not keep it).
+   */
+  profile?: { state: StorageState | null; save: ProfileSave; maxBytes: number };
   /** Added to the host's Date.now() so its timestamps follow the server's clock. */
   clockOffsetMs: number;
   browser: {
@@ -101,5 +109,10 @@ export type FromRunHost =
   | { type: "problem"; message: string }
   /** A run file stored, complete on disk. */
   | { type: "file"; file: RunFile }
+  /**
+   * The browser's storage at the run's end, as JSON (cookie values in it: the server seals it
+   * and never logs it), sent before `result` when the run's profile is to be saved.
+   */
+  | { type: "profile"; json: string }
   | { type: "result"; result: RunHostResult }
   | { type: "closed"; video: RecordedVideo | null };

@@ -1,6 +1,9 @@
 import { parentPort } from "node:worker_threads";
+import type { BrowserAccess } from "../../browser/browser-access.js";
 import { findChromium } from "../../browser/find-chromium.js";
+import { profileStateOf } from "../../browser/profile-state.js";
 import { createRunBrowser } from "../../browser/run-browser.js";
+import type { ProfileSave } from "../../definition/profile.js";
 import { messageOf } from "../../error-message.js";
 import { createRunFiles } from "../../files/run-files.js";
 import { executeSkill } from "../execute-skill.js";
@@ -113,6 +116,7 @@ async function execute(job: RunJob): Promise<void> {
     user: job.browser.user,
     memoryLimitBytes: job.browser.memoryLimitBytes,
     ...(job.resume?.browser && { restore: job.resume.browser }),
+    ...(job.profile?.state && { storageState: job.profile.state }),
     onProblem: (message) => post({ type: "problem", message: masker.maskText(message) }),
     onMemoryExceeded: (error) => {
       memoryExceeded = error;
@@ -171,9 +175,51 @@ async function execute(job: RunJob): Promise<void> {
     const error = { step: step?.label ?? null, message: memoryExceeded.message };
     result = { outcome: "failed", data, error, ...(step && { step }) };
   }
+  if (memoryExceeded === undefined) await reportProfile(job, result, browser.access, masker);
   post({ type: "result", result: crossing(result) });
   const { video } = await browser.close();
   post({ type: "closed", video });
+}
+
+/**
+ * Sends the browser's storage for the run's profile when its `save` says this ending keeps it:
+ * `on_success` a finished run, `always` one that finished, failed or ran out of time (a run
+ * cancelled, parked or put back in the queue has not ended here). Nothing when the browser never
+ * opened: the profile keeps the version it has.
+ */
+async function reportProfile(
+  job: RunJob,
+  result: ExecutionResult,
+  access: BrowserAccess,
+  masker: SecretMask,
+): Promise<void> {
+  const profile = job.profile;
+  if (profile === undefined || !savesOn(profile.save, result)) return;
+  try {
+    const snapshot = await access.snapshot();
+    if (snapshot === null) return;
+    const json = JSON.stringify(profileStateOf(snapshot, profile.state ?? undefined));
+    const bytes = Buffer.byteLength(json);
+    if (bytes > profile.maxBytes) {
+      // Measured here, so that no more than the server keeps crosses to its thread.
+      const message = `the browser profile was not saved: the browser's storage is ${bytes} bytes as JSON, more than PROFILE_MAX_BYTES (${profile.maxBytes})`;
+      post({ type: "problem", message });
+      return;
+    }
+    post({ type: "profile", json });
+  } catch (error) {
+    // The message is Playwright's about the browser, never the storage's values.
+    const message = `the browser profile was not saved: its storage could not be read: ${masker.maskText(messageOf(error))}`;
+    post({ type: "problem", message });
+  }
+}
+
+function savesOn(save: ProfileSave, result: ExecutionResult): boolean {
+  if (save === "never") return false;
+  if (result.outcome === "finished") return true;
+  if (save === "on_success") return false;
+  if (result.outcome === "failed") return true;
+  return result.reason === "timeout" || result.reason === "quota";
 }
 
 function crossing(result: ExecutionResult): RunHostResult {

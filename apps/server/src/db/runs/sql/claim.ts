@@ -3,7 +3,7 @@ import { groupHolding, HELD_GROUPS, ownerHolding } from "./holding.js";
 
 /** What a claim returns of the run it took. */
 const CLAIMED_COLUMNS = `id, owner, skill_id, inputs, secret_inputs, attempts, resume_from, rerun_of,
-        rerun_own_inputs, active_ms,
+        rerun_own_inputs, active_ms, profile, profile_save,
         (SELECT definition FROM skills
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id) AS definition`;
 
@@ -14,7 +14,9 @@ const CLAIMED_COLUMNS = `id, owner, skill_id, inputs, secret_inputs, attempts, r
  * runs holding a worker are counted once per skill and per key (`HELD_GROUPS`), and each queued
  * run is compared with its group's count by a join rather than a count of its own, so that an
  * owner's backlog of held-back runs costs a claim an index step each
- * (docs/decisions/0043-queue-limits-counted-at-claim.md). The locking clause names the run.
+ * (docs/decisions/0043-queue-limits-counted-at-claim.md). A run that saves its browser profile
+ * waits while another of the owner's runs that saves it has not ended (`held_profile`,
+ * docs/decisions/0054-browser-profiles.md). The locking clause names the run.
  */
 function pickNext(lock: string): string {
   return `SELECT r.id FROM run_owners o
@@ -22,8 +24,10 @@ function pickNext(lock: string): string {
         SELECT q.id FROM runs q
           LEFT JOIN held_skill hs ON hs.owner = q.owner AND hs.skill_id = q.skill_id
           LEFT JOIN held_key hk ON hk.owner = q.owner AND hk.concurrency_key = q.concurrency_key
+          LEFT JOIN held_profile hp ON hp.owner = q.owner AND hp.profile = q.profile
         WHERE q.owner = o.owner AND q.state IS NULL
           AND (q.concurrency_limit IS NULL OR ${groupHolding("q", "hs", "hk")} < q.concurrency_limit)
+          AND (q.profile_save IS NULL OR hp.n IS NULL)
         ORDER BY q.created_at, q.id LIMIT 1 ${lock})
       WHERE ${ownerHolding("o")} < ?
       ORDER BY o.last_served, o.owner LIMIT 1`;

@@ -24,8 +24,23 @@ export function limitHolding(row: string): string {
 }
 
 /**
+ * What holds back a queued run that saves its browser profile: the owner's runs saving that
+ * profile that have not ended, in play or paused, parked ones too (a parked run saves when it
+ * ends). A run that only reads its profile is never held back by it
+ * (docs/decisions/0054-browser-profiles.md).
+ */
+const SAVING = "h.state IN ('play', 'pause') AND h.profile_save IS NOT NULL";
+
+/** The runs of `row`'s owner that save `row`'s profile and have not ended (one index range). */
+export function profileHolding(row: string): string {
+  return `(SELECT COUNT(*) FROM runs h
+    WHERE h.owner = ${row}.owner AND h.profile = ${row}.profile AND ${SAVING})`;
+}
+
+/**
  * The runs holding a worker counted by owner and skill (`held_skill`) and by owner and
- * concurrency key (`held_key`), as a `WITH` for a select over queued runs: one read of the runs
+ * concurrency key (`held_key`), and the runs saving a profile by owner and profile
+ * (`held_profile`), as a `WITH` for a select over queued runs: one read of the runs
  * holding a worker (as many as there are slots), whatever the queue holds. Not correlated with
  * the owner: SQLite evaluates a correlated `WITH` again for every row that reads it.
  */
@@ -33,7 +48,9 @@ export const HELD_GROUPS = `WITH held_skill AS (SELECT h.owner, h.skill_id, COUN
       FROM runs h WHERE ${HOLDING} GROUP BY h.owner, h.skill_id),
     held_key AS (SELECT h.owner, h.concurrency_key, COUNT(*) AS n
       FROM runs h WHERE ${HOLDING} AND h.concurrency_key IS NOT NULL
-      GROUP BY h.owner, h.concurrency_key)`;
+      GROUP BY h.owner, h.concurrency_key),
+    held_profile AS (SELECT h.owner, h.profile, COUNT(*) AS n
+      FROM runs h WHERE ${SAVING} GROUP BY h.owner, h.profile)`;
 
 /**
  * `limitHolding` read from `HELD_GROUPS` joined to the run `row` (as `skill` and `key`): what

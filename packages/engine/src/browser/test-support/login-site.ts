@@ -1,0 +1,89 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A site with a sign-in: `/account` shows who is signed in, or sends a visitor without a session
+ * to `/login`, whose form (`#user`, `#password`, `#sign-in`) posts back and sets an HttpOnly
+ * session cookie. The account page also keeps a note in localStorage. Profiles' tests sign in
+ * once, then find the account page open to a browser that starts with the saved state.
+ */
+export interface LoginSite {
+  base: string;
+  /** How many times the form signed someone in. */
+  signIns(): number;
+  /** The session cookie's values handed out: none may appear where a profile is described. */
+  sessionValues(): string[];
+  close(): Promise<void>;
+}
+
+export const LOGIN_PASSWORD = "correct horse";
+
+const LOGIN_PAGE = `<!doctype html><title>Sign in</title>
+<form id="login" method="post" action="/login">
+<input id="user" name="user"><input id="password" name="password" type="password">
+<button id="sign-in">Sign in</button></form>`;
+
+function accountPage(user: string): string {
+  return `<!doctype html><title>Account</title><p id="who">Signed in as ${user}</p>
+<script>localStorage.setItem("last_seen", "account");</script>`;
+}
+
+export async function startLoginSite(): Promise<LoginSite> {
+  const sessions = new Map<string, string>();
+  let signIns = 0;
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://x").pathname;
+    const session = sessionOf(request);
+    const user = session === undefined ? undefined : sessions.get(session);
+    if (path === "/account") {
+      if (user === undefined) response.writeHead(302, { location: "/login" }).end();
+      else response.writeHead(200, { "content-type": "text/html" }).end(accountPage(user));
+      return;
+    }
+    if (path === "/login" && request.method === "POST") {
+      void formOf(request).then((form) => {
+        if (form.get("password") !== LOGIN_PASSWORD) {
+          response.writeHead(401, { "content-type": "text/html" }).end(LOGIN_PAGE);
+          return;
+        }
+        signIns += 1;
+        const id = randomBytes(16).toString("hex");
+        sessions.set(id, form.get("user") ?? "");
+        response
+          .writeHead(303, {
+            location: "/account",
+            "set-cookie": `session=${id}; Path=/; HttpOnly; Max-Age=3600; SameSite=Lax`,
+          })
+          .end();
+      });
+      return;
+    }
+    if (path === "/login") {
+      response.writeHead(200, { "content-type": "text/html" }).end(LOGIN_PAGE);
+      return;
+    }
+    response.writeHead(404, { "content-type": "text/plain" }).end("none");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    signIns: () => signIns,
+    sessionValues: () => [...sessions.keys()],
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+function sessionOf(request: IncomingMessage): string | undefined {
+  const cookies = request.headers.cookie ?? "";
+  return /(?:^|;\s*)session=([0-9a-f]+)/.exec(cookies)?.[1];
+}
+
+async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
+  let body = "";
+  for await (const chunk of request) body += chunk;
+  return new URLSearchParams(body);
+}
