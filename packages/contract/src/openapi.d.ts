@@ -1455,7 +1455,7 @@ export interface components {
                 [key: string]: unknown;
             };
             cron: string;
-            /** @description The IANA name, as the server's time zone database spells it. */
+            /** @description The IANA name as given (its case corrected, `europe/berlin` as `Europe/Berlin`). */
             timezone: string;
             overlap: components["schemas"]["ScheduleOverlap"];
             /**

@@ -1,4 +1,3 @@
-import { MAX_CONCURRENCY_KEY_LENGTH, renderConcurrencyKey } from "@skillrun/engine";
 import express, { type Response, type Router } from "express";
 import type { RunEventRepository } from "../db/repositories/run-events.js";
 import type { KeyedStart, RunRepository } from "../db/repositories/runs.js";
@@ -21,10 +20,9 @@ import {
   SkillNotFound,
   VideoNotFound,
 } from "../domain/errors.js";
-import { type InputLimits, inputLimitIssue } from "../domain/input-limits.js";
-import { checkInputs } from "../domain/inputs.js";
+import type { InputLimits } from "../domain/input-limits.js";
+import { checkRunInputs, concurrencyOf } from "../domain/run-inputs.js";
 import { describedState, isTerminal } from "../domain/run-state-machine.js";
-import { checkFileInputs } from "../files/file-inputs.js";
 import type { FileStore } from "../files/file-store.js";
 import type { VideoUrlSigner } from "../files/signed-url.js";
 import { ownerOf } from "../http/auth.js";
@@ -98,21 +96,11 @@ export function runsRouter(deps: {
   );
 
   /** The inputs of a run of `found` as checked and stored, and its concurrency limit. */
-  async function checkedToRun(
+  const checkedToRun = (
     owner: string,
     found: SkillToRun,
     given: Record<string, unknown> | null | undefined,
-  ) {
-    const { skill } = found;
-    const checked = checkInputs(skill.inputs, given);
-    if (!checked.ok) throw new RequestInvalid(checked.issues);
-    // Measured on what is stored: inputs given as JSON text are parsed by now.
-    const tooLarge = inputLimitIssue(checked.values, deps.inputLimits);
-    if (tooLarge) throw new RequestInvalid([tooLarge]);
-    const fileIssues = await checkFileInputs(skill.inputs, checked.values, owner, deps.uploads);
-    if (fileIssues.length > 0) throw new RequestInvalid(fileIssues);
-    return { inputs: checked.values, concurrency: concurrencyOf(found, checked.values) };
-  }
+  ) => checkRunInputs(deps, owner, found, given);
 
   router.post(
     "/run/:id/rerun",
@@ -237,30 +225,6 @@ export function runsRouter(deps: {
   );
 
   return router;
-}
-
-/**
- * The skill's concurrency for a run of these inputs, its key rendered; a 422 at the inputs when
- * the key would be longer than the database keeps one.
- */
-function concurrencyOf(
-  found: SkillToRun,
-  inputs: Record<string, unknown>,
-): { limit: number; key: string | null } | null {
-  if (found.concurrency === null) return null;
-  const { limit, keyTemplate } = found.concurrency;
-  if (keyTemplate === null) return { limit, key: null };
-  const key = renderConcurrencyKey(keyTemplate, inputs);
-  if (key.length > MAX_CONCURRENCY_KEY_LENGTH || !isStorableText(key)) {
-    throw new RequestInvalid([
-      {
-        loc: ["body", "inputs"],
-        msg: `Value error, the skill's concurrency_key renders to ${key.length} characters for these inputs; at most ${MAX_CONCURRENCY_KEY_LENGTH}`,
-        type: "value_error",
-      },
-    ]);
-  }
-  return { limit, key };
 }
 
 /** The `cursor` query parameter decoded, undefined when absent; a 422 when it is not one. */

@@ -52,5 +52,8 @@ CREATE INDEX "schedules_owner_created_at_idx" ON "schedules"("owner", "created_a
 -- CreateIndex
 CREATE INDEX "schedules_paused_fire_at_idx" ON "schedules"("paused", "fire_at");
 
+-- CreateIndex
+CREATE INDEX "schedules_buffered_tick_at_idx" ON "schedules"("buffered_tick_at");
+
 -- AddForeignKey
 ALTER TABLE "schedule_ticks" ADD CONSTRAINT "schedule_ticks_schedule_id_fkey" FOREIGN KEY ("schedule_id") REFERENCES "schedules"("id") ON DELETE CASCADE ON UPDATE CASCADE;

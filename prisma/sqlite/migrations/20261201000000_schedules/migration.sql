@@ -50,3 +50,6 @@ CREATE INDEX "schedules_owner_created_at_idx" ON "schedules"("owner", "created_a
 
 -- CreateIndex
 CREATE INDEX "schedules_paused_fire_at_idx" ON "schedules"("paused", "fire_at");
+
+-- CreateIndex
+CREATE INDEX "schedules_buffered_tick_at_idx" ON "schedules"("buffered_tick_at");
