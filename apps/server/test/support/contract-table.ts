@@ -3,6 +3,7 @@ import type { NewRunEvent } from "../../src/db/repositories/run-events.js";
 import { startTestServer, type TestServer } from "../../src/test-support/test-server.js";
 import { addScopeAndKeyRows } from "./contract-keys.js";
 import { rerunRows } from "./contract-reruns.js";
+import { scheduleRows } from "./contract-schedules.js";
 import { FAILURE_MESSAGE } from "./failing-repositories.js";
 import {
   call,
@@ -1732,7 +1733,7 @@ export const table: Table = {
             url: NOWHERE,
             secret: expect.stringMatching(/^whsec_/),
           });
-          expect((reply.body as { events: string[] }).events).toHaveLength(5);
+          expect((reply.body as { events: string[] }).events).toHaveLength(6);
         },
       },
     ],
@@ -1996,4 +1997,5 @@ export const table: Table = {
   },
 };
 
+Object.assign(table, scheduleRows(ALICE_SKILL, BOB_SKILL, { unauthorized, failing }));
 addScopeAndKeyRows(table, { unauthorized, failing });

@@ -18,6 +18,7 @@ import {
   failingRunFiles,
   failingRunPauses,
   failingRuns,
+  failingSchedules,
   failingSecrets,
   failingSkills,
   failingUploads,
@@ -51,6 +52,15 @@ export const CONTRACT_RESOURCES = {
     "redeliverWebhook",
   ],
   keys: ["createKey", "listKeys", "deleteKey"],
+  schedules: [
+    "createSchedule",
+    "listSchedules",
+    "getSchedule",
+    "updateSchedule",
+    "deleteSchedule",
+    "triggerSchedule",
+    "listScheduleTicks",
+  ],
 } satisfies Record<string, string[]>;
 
 export type ContractResource = keyof typeof CONTRACT_RESOURCES;
@@ -129,6 +139,7 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
           runFiles: failingRunFiles,
           uploads: failingUploads,
           webhooks: failingWebhooks,
+          schedules: failingSchedules,
           runChanges: failingRunChanges,
           apiKeys: failingKeyOperations(deps.apiKeys),
         }),
