@@ -16,10 +16,11 @@ import { newScheduleId } from "../domain/ids.js";
 import { checkRunInputs, type RunInputChecks } from "../domain/run-inputs.js";
 import { ownerOf } from "../http/auth.js";
 import { type BodyOf, operation } from "../http/operation.js";
+import { firstTick, PAUSE, resumeChange } from "../schedules/pause-resume.js";
 import type { ScheduleCron } from "../schedules/schedule-cron.js";
 import { checkTiming, durationText, type TimingFields } from "../schedules/schedule-timing.js";
 import { scheduledRunOf } from "../schedules/scheduled-run.js";
-import { cronOf, type StoredSchedule, toSchedule } from "../schedules/stored-schedule.js";
+import { type StoredSchedule, toSchedule } from "../schedules/stored-schedule.js";
 
 // How often a change is tried again when a tick moved the schedule on between its read and write.
 const CHANGE_ATTEMPTS = 5;
@@ -48,13 +49,8 @@ export function schedulesRouter(deps: SchedulesRouterDeps): Router {
     next(isStorableText(id) ? undefined : new ScheduleNotFound());
   });
 
-  /** The first tick after `now` and when it fires, its jitter drawn. */
-  function firstTick(cron: ScheduleCron, jitterMs: number, now: Date) {
-    const next = cron.nextAfter(now.getTime());
-    if (next === null) return { nextTickAt: null, fireAt: null };
-    const jitter = Math.floor((deps.random ?? Math.random)() * jitterMs);
-    return { nextTickAt: new Date(next), fireAt: new Date(next + jitter) };
-  }
+  const firstTickOf = (cron: ScheduleCron, jitterMs: number, now: Date) =>
+    firstTick(cron, jitterMs, now, deps.random);
 
   router.post(
     "/schedule",
@@ -90,7 +86,7 @@ export function schedulesRouter(deps: SchedulesRouterDeps): Router {
         paused,
         pausedReason: paused ? "requested" : null,
         pauseAfterFailures: body.pause_after_failures ?? null,
-        ...firstTick(timing.cron, timing.timing.jitterMs, now),
+        ...firstTickOf(timing.cron, timing.timing.jitterMs, now),
         createdAt: now,
       });
       if (created === null) {
@@ -184,21 +180,14 @@ export function schedulesRouter(deps: SchedulesRouterDeps): Router {
     if (body.pause_after_failures !== undefined)
       change.pauseAfterFailures = body.pause_after_failures;
     const resumes = body.paused === false && current.paused;
-    if (body.paused === true && !current.paused) {
-      Object.assign(change, { paused: true, pausedReason: "requested", bufferedTickAt: null });
-    } else if (resumes) {
-      // Ticks that passed while paused are not fired, and failures are counted afresh.
-      Object.assign(change, { paused: false, pausedReason: null, failuresInRow: 0 });
-    }
+    if (body.paused === true && !current.paused) Object.assign(change, PAUSE);
+    else if (resumes) Object.assign(change, resumeChange(current, now, deps.random));
     if (timing?.ok) {
       Object.assign(change, timing.timing);
       // A new cron, zone or jitter counts the next tick from now.
       if (body.cron !== undefined || body.timezone !== undefined || body.jitter !== undefined) {
-        Object.assign(change, firstTick(timing.cron, timing.timing.jitterMs, now));
+        Object.assign(change, firstTickOf(timing.cron, timing.timing.jitterMs, now));
       }
-    }
-    if (resumes && change.nextTickAt === undefined) {
-      Object.assign(change, firstTick(cronOf(current), current.jitterMs, now));
     }
     return change;
   }
