@@ -22,12 +22,13 @@ beforeAll(async () => {
   const options = {
     clock,
     databaseUrl: database.url,
-    // Rounds are driven by the test, both servers' at once.
-    scheduler: { pollMs: 3_600_000 },
+    scheduler: {},
     env: { SCHEDULE_MIN_INTERVAL_SECONDS: "1" },
   };
   const first = await startTestServer(options);
   servers = [first, await startTestServer(options)];
+  // Rounds are driven by the test, both servers' at once.
+  await Promise.all(servers.map((server) => server.scheduler?.stop()));
 }, 60_000);
 
 afterAll(async () => {

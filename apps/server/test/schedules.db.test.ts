@@ -25,9 +25,10 @@ const SKILL = "skill_report";
 const MINUTELY = { skill_id: SKILL, cron: "* * * * *", inputs: { region: "eu" } };
 
 beforeAll(async () => {
-  // Rounds are driven by the test: the loop's own would find the clock where the test left it.
-  server = await startTestServer({ clock, scheduler: { pollMs: 3_600_000 }, random: () => 0.5 });
+  server = await startTestServer({ clock, scheduler: {}, random: () => 0.5 });
   scheduler = server.scheduler as Scheduler;
+  // Rounds are driven by the test: the loop's own would read the clock wherever the test left it.
+  await scheduler.stop();
   key = await server.keyFor("alice");
   await server.importSkills("alice", [
     skillRecord(SKILL, "Report", [

@@ -58,8 +58,9 @@ export interface TestServerOptions {
   webhooks?: Partial<WebhookSenderOptions>;
   /**
    * Starts the schedules' tick loop with these options (over the defaults); without it no tick
-   * fires, which the API tests rely on. A test on a clock of its own polls rarely and drives
-   * rounds with `scheduler.runDue()`.
+   * fires, which the API tests rely on. A test on a clock of its own stops the loop
+   * (`scheduler.stop()`, which waits for its first round) and drives rounds with
+   * `scheduler.runDue()`.
    */
   scheduler?: Partial<SchedulerOptions>;
   /** Draws schedules' jitter; Math.random by default. */
