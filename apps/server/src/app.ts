@@ -8,6 +8,7 @@ import type { RunEventRepository } from "./db/repositories/run-events.js";
 import type { RunFileRepository } from "./db/repositories/run-files.js";
 import type { RunPauseRepository } from "./db/repositories/run-pauses.js";
 import type { RunRepository } from "./db/repositories/runs.js";
+import type { ScheduleRepository } from "./db/repositories/schedules.js";
 import type { SecretRepository } from "./db/repositories/secrets.js";
 import type { SkillRepository } from "./db/repositories/skills.js";
 import type { UploadedFileRepository } from "./db/repositories/uploaded-files.js";
@@ -39,6 +40,7 @@ import { profilesRouter } from "./routes/profiles.js";
 import { runFilesRouter } from "./routes/run-files.js";
 import { runPausesRouter } from "./routes/run-pauses.js";
 import { runsRouter } from "./routes/runs.js";
+import { schedulesRouter } from "./routes/schedules.js";
 import { secretsRouter } from "./routes/secrets.js";
 import { skillsRouter } from "./routes/skills.js";
 import { streamsRouter } from "./routes/streams.js";
@@ -66,6 +68,8 @@ export interface AppDeps {
   webhooks: WebhookRepository;
   /** The owners' change feeds of runs. */
   runChanges: RunChangeRepository;
+  /** Schedules and their ticks. */
+  schedules: ScheduleRepository;
   /** Where webhook deliveries may be sent (the rules of runs' `http` steps). */
   network: () => NetworkPolicy;
   fileStore: FileStore;
@@ -96,6 +100,8 @@ export interface AppDeps {
     rateLimitPerMinute: number;
     /** How live event streams look for events and keep quiet connections open. */
     eventStream: StreamOptions;
+    /** SCHEDULE_MIN_INTERVAL_SECONDS, in ms. */
+    scheduleMinIntervalMs: number;
   };
   /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
   shutdown: AbortSignal;
@@ -103,6 +109,8 @@ export interface AppDeps {
   skillChecker?: SkillChecker;
   /** What wakes live streams (RunSignals.onStreamWake). */
   streamWakes: (listener: (key: string) => void) => () => void;
+  /** Draws schedules' jitter; Math.random by default. */
+  random?: () => number;
 }
 
 /** Builds the Express app. It does not listen: cli/serve.ts does, and tests do on port 0. */
@@ -226,6 +234,19 @@ export function createApp(deps: AppDeps): Express {
   app.use("/v1", profilesRouter(deps.profiles));
   app.use("/v1", webhooksRouter({ webhooks: deps.webhooks, network: deps.network }));
   app.use("/v1", keysRouter(deps.apiKeys));
+  app.use(
+    "/v1",
+    schedulesRouter({
+      schedules: deps.schedules,
+      skills: deps.skills,
+      runs: deps.runs,
+      uploads: deps.uploads,
+      inputLimits: deps.config.inputLimits,
+      clock: deps.clock,
+      minIntervalMs: deps.config.scheduleMinIntervalMs,
+      ...(deps.random && { random: deps.random }),
+    }),
+  );
 
   app.use((_req, _res, next) => next(new RouteNotFound()));
   app.use(errorHandler);

@@ -273,6 +273,19 @@ const ConfigSchema = z.object({
     .enum(["true", "false", "1", "0"])
     .default("true")
     .transform((v) => v === "true" || v === "1"),
+  // --- Schedules (docs/decisions/0053-schedules.md) ---
+  // Whether this process fires schedules' due ticks (serve and worker both do by default; any
+  // number of processes may, each tick is fired by one of them).
+  SCHEDULER: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  // The shortest interval a schedule's cron may have between two of its times, in seconds; a cron
+  // that fires more often is a 422. At least 1.
+  SCHEDULE_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  // How many schedules one owner may have; past it `POST /v1/schedule` is a 422.
+  SCHEDULES_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(100),
+  // --- end of schedules ---
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

@@ -9,6 +9,7 @@ import { RunExecutionRepository } from "./db/repositories/run-execution.js";
 import { RunFileRepository } from "./db/repositories/run-files.js";
 import { RunPauseRepository } from "./db/repositories/run-pauses.js";
 import { RunRepository } from "./db/repositories/runs.js";
+import { ScheduleRepository } from "./db/repositories/schedules.js";
 import { SecretRepository } from "./db/repositories/secrets.js";
 import { SkillRepository } from "./db/repositories/skills.js";
 import { UploadedFileRepository } from "./db/repositories/uploaded-files.js";
@@ -49,6 +50,8 @@ export interface Repositories {
   webhooks: WebhookRepository;
   /** The webhook senders' side of deliveries. */
   webhookDeliveries: WebhookDeliveryRepository;
+  /** Schedules and their ticks. */
+  schedules: ScheduleRepository;
 }
 
 /**
@@ -66,6 +69,8 @@ export function createRepositories(
   storageQuotaBytes: number | null = null,
   /** PROFILE_MAX_BYTES and PROFILES_PER_OWNER. */
   profileLimits: ProfileLimits = DEFAULT_PROFILE_LIMITS,
+  /** SCHEDULES_PER_OWNER. */
+  schedulesPerOwner = 100,
 ): Repositories {
   const commits = runCommitsFor(db, signals);
   const storage = new OwnerStorage(db.prisma, storageQuotaBytes);
@@ -86,5 +91,13 @@ export function createRepositories(
     retention: new RetentionRepository(db.prisma, db.direct),
     webhooks: new WebhookRepository(db.prisma, db.direct, clock, secretBox),
     webhookDeliveries: new WebhookDeliveryRepository(db.prisma, db.direct, clock),
+    schedules: new ScheduleRepository(
+      db.prisma,
+      db.direct,
+      clock,
+      commits,
+      secretBox,
+      schedulesPerOwner,
+    ),
   };
 }

@@ -18,6 +18,11 @@ import { serverUrlOf } from "./http/public-url.js";
 import { closeable, type ServerClosing } from "./http/server-closing.js";
 import { networkPolicyOf, ownAddresses } from "./network-policy.js";
 import { createRepositories, type Repositories } from "./repositories.js";
+import {
+  DEFAULT_SCHEDULER_OPTIONS,
+  Scheduler,
+  type SchedulerOptions,
+} from "./schedules/scheduler.js";
 import { RunSecrets } from "./secrets/run-secrets.js";
 import { SecretBox } from "./secrets/secret-box.js";
 import { keptSecretsKey, parseSecretsKey } from "./secrets/secrets-key.js";
@@ -59,6 +64,10 @@ export interface RuntimeOverrides {
   app?: (deps: AppDeps) => AppDeps;
   /** Webhook sender options over the defaults (tests shorten the retry schedule). */
   webhooks?: Partial<WebhookSenderOptions>;
+  /** Scheduler options over the defaults (tests poll rarely and drive rounds themselves). */
+  scheduler?: Partial<SchedulerOptions>;
+  /** Draws schedules' jitter; Math.random by default. */
+  random?: () => number;
 }
 
 /** What the runtime is made to do: serve HTTP, execute runs, both, or neither (one-off commands). */
@@ -83,6 +92,8 @@ export interface Runtime {
   worker: Worker | undefined;
   /** The webhook delivery loop, when this process sends deliveries (WEBHOOK_DELIVERY). */
   webhookSender: WebhookSender | undefined;
+  /** The schedules' tick loop, when this process fires ticks (SCHEDULER). */
+  scheduler: Scheduler | undefined;
   /**
    * Listens on HOST:PORT (when serving HTTP) and starts the worker (when there is one), waiting
    * until its run processes have loaded. Resolves with the address clients reach the server at
@@ -133,6 +144,7 @@ export async function createRuntime(
     },
     config.OWNER_STORAGE_MAX_BYTES ?? null,
     { maxBytes: config.PROFILE_MAX_BYTES, perOwner: config.PROFILES_PER_OWNER },
+    config.SCHEDULES_PER_OWNER,
   );
   const fileStore = new FileStore(config.VIDEO_DIR);
   const parts = { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox };
@@ -153,6 +165,8 @@ export async function createRuntime(
     (roles.http || roles.worker) && config.WEBHOOK_DELIVERY
       ? buildWebhookSender(parts, webhookNetwork)
       : undefined;
+  const scheduler =
+    (roles.http || roles.worker) && config.SCHEDULER ? buildScheduler(parts) : undefined;
 
   return {
     config,
@@ -165,6 +179,7 @@ export async function createRuntime(
     app,
     worker,
     webhookSender,
+    scheduler,
     async start() {
       let url: string | undefined;
       if (app) {
@@ -177,11 +192,12 @@ export async function createRuntime(
       }
       worker?.start();
       webhookSender?.start();
+      scheduler?.start();
       // Ready means able to execute: the worker's run processes have loaded.
       await worker?.ready();
       return { url };
     },
-    close: closer({ ...parts, worker, webhookSender, shutdown, listening }),
+    close: closer({ ...parts, worker, webhookSender, scheduler, shutdown, listening }),
   };
 }
 
@@ -248,9 +264,11 @@ function buildApp(
         maxPerOwner: config.OWNER_MAX_STREAMS,
         maxBufferedBytes: config.STREAM_MAX_BUFFERED_BYTES,
       },
+      scheduleMinIntervalMs: config.SCHEDULE_MIN_INTERVAL_SECONDS * 1000,
     },
     shutdown: serving.shutdown,
     streamWakes: (listener) => signals.onStreamWake(listener),
+    ...(overrides.random && { random: overrides.random }),
   };
   return createApp(overrides.app ? overrides.app(deps) : deps);
 }
@@ -299,6 +317,23 @@ function buildWebhookSender(
   );
 }
 
+/** The schedules' tick loop; its runs are checked and queued as POST /run/ queues them. */
+function buildScheduler({ config, overrides, logger, clock, repos }: RuntimeParts): Scheduler {
+  return new Scheduler(
+    {
+      schedules: repos.schedules,
+      skills: repos.skills,
+      runs: repos.runs,
+      uploads: repos.uploads,
+      inputLimits: { maxBytes: config.INPUTS_MAX_BYTES, maxDepth: config.INPUTS_MAX_DEPTH },
+      clock,
+      logger,
+      ...(overrides.random && { random: overrides.random }),
+    },
+    { ...DEFAULT_SCHEDULER_OPTIONS, ...overrides.scheduler },
+  );
+}
+
 /** Listens on HOST:PORT; resolves with the port bound. `listening.server` is set at once. */
 async function listen(http: Express, config: Config, listening: Listening): Promise<number> {
   const server: Server = http.listen(config.PORT, config.HOST);
@@ -326,10 +361,11 @@ function closer(parts: {
   signals: RunSignals;
   worker: Worker | undefined;
   webhookSender: WebhookSender | undefined;
+  scheduler: Scheduler | undefined;
   shutdown: AbortController;
   listening: Listening;
 }): Runtime["close"] {
-  const { logger, db, signals, worker, webhookSender, shutdown, listening } = parts;
+  const { logger, db, signals, worker, webhookSender, scheduler, shutdown, listening } = parts;
   let closing: Promise<void> | undefined;
   return (options = {}) => {
     const force = options.force === true;
@@ -356,6 +392,8 @@ function closer(parts: {
         );
         void serverClosed?.then(() => logger.info("HTTP server closed"));
       }
+      // No tick is fired once closing begins; the round under way finishes its write.
+      const schedulerStopped = scheduler?.stop();
       const workerStopped = worker?.stop(force ? 0 : (options.graceMs ?? 0));
       // The sender goes on while runs drain, so that their endings are told, then lets its
       // attempts in flight finish (10 s at most) and records them before the database closes.
@@ -363,7 +401,7 @@ function closer(parts: {
         .catch(() => undefined)
         .then(() => webhookSender?.stop({ now: force }));
       try {
-        await Promise.all([serverClosed, workerStopped, sendersStopped]);
+        await Promise.all([serverClosed, workerStopped, sendersStopped, schedulerStopped]);
       } finally {
         await signals.close().catch(() => undefined);
         await db.close();

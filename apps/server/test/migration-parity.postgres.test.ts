@@ -279,6 +279,8 @@ describe("migration parity", () => {
       "run_owners",
       "run_videos",
       "runs",
+      "schedule_ticks",
+      "schedules",
       "secrets",
       "skills",
       "uploaded_files",

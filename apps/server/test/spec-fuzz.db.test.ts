@@ -88,6 +88,27 @@ beforeAll(async () => {
       state: "delivered",
     },
   });
+  const scheduleOf = async (owner: string, skill: string) => {
+    const reply = await fetch(`${server.origin}/v1/schedule`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${owner === "alice" ? key : await server.keyFor(owner)}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({
+        skill_id: skill,
+        cron: "0 * * * *",
+        inputs: skill === "skill_fuzz" ? { s: "x" } : {},
+      }),
+    });
+    expect(reply.status).toBe(201);
+    return ((await reply.json()) as { id: string }).id;
+  };
+  const scheduleIds = [
+    await scheduleOf("alice", "skill_fuzz"),
+    await scheduleOf("bob", "skill_bob"),
+    "sch_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80",
+  ];
   const videoUrl = new URL(server.videoUrlFor(recorded.id));
   pools = {
     key,
@@ -103,6 +124,7 @@ beforeAll(async () => {
     profileNames: ["fuzz-profile", "bobs-profile", "never-saved"],
     webhookIds: [aliceHook?.id ?? "", bobHook?.id ?? "", "wh_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80"],
     deliveryIds: [deliveryId, "msg_unknown"],
+    scheduleIds,
     fileTargets: [
       // One file that exists, and a genuine address of one the run does not have (a 404).
       `${new URL(server.fileUrlFor(recorded.id, "report.csv")).pathname}${new URL(server.fileUrlFor(recorded.id, "report.csv")).search}`,

@@ -64,7 +64,14 @@ describe("webhooks", () => {
     expect(created).toMatchObject({
       id: expect.stringMatching(/^wh_/),
       url: hook.url,
-      events: ["run.finished", "run.failed", "run.cancelled", "run.timeout", "run.paused"],
+      events: [
+        "run.finished",
+        "run.failed",
+        "run.cancelled",
+        "run.timeout",
+        "run.paused",
+        "schedule.paused",
+      ],
       disabled_at: null,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });

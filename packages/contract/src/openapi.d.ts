@@ -635,8 +635,8 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers `url` to be sent the caller's run events listed in `events` (all five when
-         *     left out). The answer holds the signing secret, **shown this once**: each delivery is
+         * @description Registers `url` to be sent the caller's events listed in `events` (all of them when left
+         *     out). The answer holds the signing secret, **shown this once**: each delivery is
          *     signed with it twice, as `Autotab-Signature` (hex HMAC-SHA256 of the raw body, keyed with
          *     the whole secret text) and as Standard Webhooks (`webhook-id`, `webhook-timestamp`,
          *     `webhook-signature`). The address must be http or https and reach a public network (the
@@ -800,6 +800,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule a skill
+         * @description Starts a run of the caller's skill `skill_id` with `inputs` at every time `cron` names in
+         *     `timezone`. `inputs` are checked as `POST /run/` checks them (a 422 at
+         *     `["body", "inputs", "<json_key>"]`), secret ones kept sealed. `cron` has 5 fields
+         *     (minute, hour, day of month, month, day of week) or 6 (seconds first); a cron firing more
+         *     often than `SCHEDULE_MIN_INTERVAL_SECONDS` (60 by default) apart, one that names no time
+         *     to come, an unknown `timezone`, a `jitter` not shorter than the cron's shortest interval
+         *     are each a 422 at their field. Each tick fires once, whatever the number of servers. An
+         *     owner has at most `SCHEDULES_PER_OWNER` schedules (100 by default; a 422 past it).
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedule/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List schedules
+         * @description The caller's schedules, oldest first, secret inputs as `***`.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedule/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a schedule
+         * @description One schedule of the caller, with the next five times it fires.
+         */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a schedule
+         * @description Deletes the schedule and its ticks; nothing more fires. Its runs stay.
+         */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a schedule
+         * @description Changes the fields given, each checked as at creation; the others stay. New `inputs`
+         *     replace the old ones whole. A new `cron` or `timezone`, and resuming (`paused: false`),
+         *     count the next tick from now: ticks that passed while paused are not fired. Resuming
+         *     counts the failures in a row afresh. The skill cannot change: create another schedule.
+         */
+        patch: operations["updateSchedule"];
+        trace?: never;
+    };
+    "/schedule/{id}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a run of a schedule now
+         * @description Queues a run of the schedule now, whatever its `overlap` and also while it is paused
+         *     (the run carries `schedule_id`, and `scheduled_for` is now); its ticks list it as a manual
+         *     one. The schedule's ticks go on as before.
+         */
+        post: operations["triggerSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedule/{id}/ticks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a schedule's ticks
+         * @description The schedule's newest ticks first (at most `limit`; the newest 1,000 are kept): when each
+         *     was due, and the run it started or why it started none.
+         */
+        get: operations["listScheduleTicks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     runEvent: {
@@ -820,6 +941,29 @@ export interface webhooks {
          *     on every attempt of one delivery.
          */
         post: operations["runEventWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    scheduleEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A schedule event, sent to a registered endpoint
+         * @description `schedule.paused`: the schedule paused itself after `pause_after_failures` of its runs in
+         *     a row ended failed; the body is the schedule as it was then (Schedule), and the
+         *     delivery's `run_id` is the run whose ending paused it. Signed, retried and deduplicated
+         *     by `webhook-id` as run events are.
+         */
+        post: operations["scheduleEventWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1011,6 +1155,17 @@ export interface components {
              *     and the step it started at; null for every other run.
              */
             rerun_of?: components["schemas"]["RerunOf"] | null;
+            /**
+             * @description Skillrun's extension: the schedule that started the run (a tick of its cron, or
+             *     `POST /schedule/{id}/trigger`); null for every other run.
+             */
+            schedule_id?: string | null;
+            /**
+             * Format: date-time
+             * @description Skillrun's extension: for a run a schedule started, the time its cron named (jitter not
+             *     added; for a trigger, when it was asked); null for every other run.
+             */
+            scheduled_for?: string | null;
             /**
              * @description What a queued run waits for, as it stands when the run is read; null once a worker
              *     has taken it (and for every run not queued).
@@ -1278,19 +1433,20 @@ export interface components {
          */
         VideoBytes: string;
         /**
-         * @description A run event an endpoint can be sent: the run ended in `finish` (`run.finished`), `reset`
+         * @description An event an endpoint can be sent: a run ended in `finish` (`run.finished`), `reset`
          *     (`run.failed`), `cancel` (`run.cancelled`) or `timeout` (`run.timeout`), or paused
-         *     (`run.paused`: at an `ask` or on request).
+         *     (`run.paused`: at an `ask` or on request); a schedule paused itself after failed runs
+         *     (`schedule.paused`, whose body is the Schedule).
          * @enum {string}
          */
-        WebhookEvent: "run.finished" | "run.failed" | "run.cancelled" | "run.timeout" | "run.paused";
+        WebhookEvent: "run.finished" | "run.failed" | "run.cancelled" | "run.timeout" | "run.paused" | "schedule.paused";
         CreateWebhookRequest: {
             /**
              * @description Where deliveries are POSTed (http or https).
              * @example https://example.com/skillrun-hook
              */
             url: string;
-            /** @description The events to send; all five when left out. */
+            /** @description The events to send; all of them when left out. */
             events?: components["schemas"]["WebhookEvent"][];
         };
         Webhook: {
@@ -1355,6 +1511,148 @@ export interface components {
             next_attempt_at: string | null;
             /** @description Every attempt, oldest first. */
             attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        /**
+         * @description What a tick does while the schedule's last run has not ended: `skip` starts nothing (the
+         *     tick is listed as skipped, `overlap`), `buffer_one` starts its run once the last one has
+         *     ended (one such tick is kept; later ones are skipped), `allow` starts its run anyway.
+         * @enum {string}
+         */
+        ScheduleOverlap: "skip" | "buffer_one" | "allow";
+        /**
+         * @description A duration as skills write them (`500ms`, `30s`, `10m`, `1h`), or `0`.
+         * @example 10m
+         */
+        ScheduleDuration: string;
+        CreateScheduleRequest: {
+            /** @description The skill to run. */
+            skill_id: string;
+            /** @description Values for the skill's declared inputs, checked as `POST /run/` checks them. */
+            inputs?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description When to run: 5 fields (`minute hour day-of-month month day-of-week`) or 6 (a
+             *     `second` field first), e.g. `0 9 * * MON-FRI`; lists, ranges, steps, names and `L`,
+             *     `W`, `#` as cron has them.
+             * @example 0 9 * * MON-FRI
+             */
+            cron: string;
+            /**
+             * @description The IANA time zone `cron` is read in, e.g. `Europe/Berlin`. A time a DST change skips
+             *     fires at the first valid time after it; a time it repeats fires once, at its first
+             *     occurrence.
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            overlap?: components["schemas"]["ScheduleOverlap"];
+            catchup?: components["schemas"]["ScheduleDuration"];
+            jitter?: components["schemas"]["ScheduleDuration"];
+            /**
+             * @description Created paused: no tick fires until `PATCH` says `paused: false`.
+             * @default false
+             */
+            paused: boolean;
+            /**
+             * @description The schedule pauses itself after this many of its runs in a row end failed (`reset`
+             *     or `timeout`; a cancelled run is neither a failure nor a success), and endpoints
+             *     subscribed to `schedule.paused` are told. Null or absent: never.
+             */
+            pause_after_failures?: number | null;
+        };
+        /** @description The fields to change; each is checked as at creation. */
+        UpdateScheduleRequest: {
+            /** @description New inputs, replacing the old ones whole. */
+            inputs?: {
+                [key: string]: unknown;
+            } | null;
+            cron?: string;
+            timezone?: string;
+            overlap?: components["schemas"]["ScheduleOverlap"];
+            catchup?: components["schemas"]["ScheduleDuration"];
+            jitter?: components["schemas"]["ScheduleDuration"];
+            paused?: boolean;
+            pause_after_failures?: number | null;
+        };
+        Schedule: {
+            /**
+             * @description `sch_` followed by a UUID v7.
+             * @example sch_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80
+             */
+            id: string;
+            skill_id: string;
+            owner: string;
+            /**
+             * @description The inputs each run starts with, converted and with defaults applied; a secret
+             *     input's value is `"***"`.
+             */
+            inputs: {
+                [key: string]: unknown;
+            };
+            cron: string;
+            /** @description The IANA name as given (its case corrected, `europe/berlin` as `Europe/Berlin`). */
+            timezone: string;
+            overlap: components["schemas"]["ScheduleOverlap"];
+            /**
+             * @description After a time no server fired ticks (all were down), the latest tick missed within this
+             *     long fires late; `0`: none does. A tick up to 30 s late always fires.
+             */
+            catchup: string;
+            /** @description Each tick fires up to this long after its time, at random; `0`: on time. */
+            jitter: string;
+            paused: boolean;
+            /**
+             * @description `failures` when the schedule paused itself, `requested` when a client paused it; null
+             *     while it is not paused.
+             */
+            paused_reason: ("failures" | "requested") | null;
+            pause_after_failures: number | null;
+            /** @description How many of its runs in a row have ended failed, the latest last. */
+            failures_in_row: number;
+            /**
+             * @description The next five times `cron` names, in `timezone` with its offset (e.g.
+             *     `2026-03-29T03:00:00.000+02:00`), jitter not added. A paused schedule fires none of
+             *     them until resumed.
+             */
+            next_runs: string[];
+            /** @description The run the schedule started last (a tick's or a trigger's). */
+            last_run_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description One time a schedule was due, and what came of it. */
+        ScheduleTick: {
+            /**
+             * Format: date-time
+             * @description The time the cron named, in the schedule's time zone with its offset.
+             */
+            scheduled_for: string;
+            /**
+             * Format: date-time
+             * @description When the tick was decided (the run queued, or the skip written).
+             */
+            at: string;
+            /**
+             * @description `fired`: `run_id` is the run it started; `skipped`: it started none (`reason`);
+             *     `buffered`: it waits for the schedule's last run to end (overlap `buffer_one`).
+             * @enum {string}
+             */
+            outcome: "fired" | "skipped" | "buffered";
+            run_id: string | null;
+            /**
+             * @description Why a tick started no run: `overlap` (the last run had not ended), `missed` (no
+             *     server fired it in time, and it was older than `catchup`; `message` says how many
+             *     were missed), `paused` (a buffered tick, dropped when the schedule was paused),
+             *     `queue_full` (the owner had `OWNER_MAX_QUEUED` runs queued), `skill_not_found`,
+             *     `inputs_invalid` (the inputs no longer fit the skill; `message` says how).
+             */
+            reason: ("overlap" | "missed" | "paused" | "queue_full" | "skill_not_found" | "inputs_invalid") | null;
+            message: string | null;
+            /** @description Started by `POST /schedule/{id}/trigger`, not by the cron. */
+            manual: boolean;
         };
         ErrorDetail: {
             /** @description What went wrong, for people. */
@@ -1468,6 +1766,20 @@ export interface components {
                 /**
                  * @example {
                  *       "detail": "This API key lacks the scope profiles:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /** @description The caller's key lacks the scope `schedules:write` (nor is it `admin`). */
+        MissingScopeSchedulesWrite: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This API key lacks the scope schedules:write"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorDetail"];
@@ -1600,6 +1912,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
+        /** @description No schedule of the caller has this id. */
+        ScheduleNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Schedule not found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
         /** @description The run's state does not allow this (queued, ended, not paused, or not ended). */
         RunStateConflict: {
             headers: {
@@ -1677,6 +2003,8 @@ export interface components {
          *     never a profile.
          */
         ProfileName: string;
+        /** @description The schedule's id, e.g. `sch_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+        ScheduleId: string;
         /** @description The endpoint's id, e.g. `wh_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
         WebhookId: string;
     };
@@ -3193,6 +3521,234 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The schedule, with the next five times it fires. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeSchedulesWrite"];
+            404: components["responses"]["SkillNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id, e.g. `sch_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            404: components["responses"]["ScheduleNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id, e.g. `sch_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeSchedulesWrite"];
+            404: components["responses"]["ScheduleNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id, e.g. `sch_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The schedule as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeSchedulesWrite"];
+            404: components["responses"]["ScheduleNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    triggerSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule's id, e.g. `sch_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, queued. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSession"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeSchedulesWrite"];
+            /** @description No schedule of the caller has this id, or its skill was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /**
+             * @description The schedule's inputs no longer fit its skill (changed since), or name an upload that
+             *     is gone: `detail` says which input and why; `PATCH` the schedule's inputs.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["QueueFull"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listScheduleTicks: {
+        parameters: {
+            query?: {
+                /** @description How many ticks to list, newest first. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The schedule's id, e.g. `sch_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleTick"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            404: components["responses"]["ScheduleNotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     runEventWebhook: {
         parameters: {
             query?: never;
@@ -3214,6 +3770,39 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RunSession"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx counts as delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    scheduleEventWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Hex HMAC-SHA256 of the raw body, keyed with the endpoint's whole secret text. */
+                "Autotab-Signature": string;
+                /** @description The delivery's id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed (Standard Webhooks). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` (Standard Webhooks). */
+                "webhook-signature": string;
+                /** @description The event's type, `schedule.paused`. */
+                "X-Skillrun-Event": components["schemas"]["WebhookEvent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Schedule"];
             };
         };
         responses: {

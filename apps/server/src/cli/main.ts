@@ -20,6 +20,12 @@ const USAGE = `Usage: skillrun <command>
                                      read from stdin (one trailing newline removed)
   secrets list --owner <o>           list an owner's secrets (names and dates, never values)
   secrets delete <name> --owner <o>  delete a secret
+  schedules list --owner <o>         list an owner's schedules (cron, zone, next time)
+  schedules pause|resume <id> --owner <o>
+                                     stop a schedule's ticks, or go on from now
+  schedules trigger <id> --owner <o> queue a run of a schedule now
+  schedules ticks <id> --owner <o>   a schedule's newest ticks: each one's run, or why none
+  schedules delete <id> --owner <o>  delete a schedule (its runs are kept)
 
 Configuration comes from the environment (DATABASE_URL, HOST, PORT, ...): see docs/operations.md.`;
 
@@ -91,6 +97,25 @@ async function main(argv: string[]): Promise<number> {
       return owner
         ? (await import("./secrets.js")).secretsList(owner)
         : usageError("secrets list needs --owner <owner>");
+    case "schedules list":
+      return owner
+        ? (await import("./schedules.js")).schedulesList(owner)
+        : usageError("schedules list needs --owner <owner>");
+    case "schedules pause":
+    case "schedules resume":
+    case "schedules trigger":
+    case "schedules ticks":
+    case "schedules delete": {
+      if (!arg) return usageError(`schedules ${sub} needs the schedule's id`);
+      if (!owner) return usageError(`schedules ${sub} needs --owner <owner>`);
+      const schedules = await import("./schedules.js");
+      if (sub === "pause" || sub === "resume") {
+        return schedules.schedulesPause(arg, owner, sub === "pause");
+      }
+      if (sub === "trigger") return schedules.schedulesTrigger(arg, owner);
+      if (sub === "ticks") return schedules.schedulesTicks(arg, owner);
+      return schedules.schedulesDelete(arg, owner);
+    }
     default:
       return usageError(`unknown command "${positionals.join(" ")}"`);
   }

@@ -15,3 +15,6 @@ export type Webhook = components["schemas"]["Webhook"];
 export type WebhookCreated = components["schemas"]["WebhookCreated"];
 export type WebhookEvent = components["schemas"]["WebhookEvent"];
 export type WebhookDelivery = components["schemas"]["WebhookDelivery"];
+export type Schedule = components["schemas"]["Schedule"];
+export type ScheduleTick = components["schemas"]["ScheduleTick"];
+export type ScheduleOverlap = components["schemas"]["ScheduleOverlap"];

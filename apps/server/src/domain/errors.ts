@@ -315,3 +315,18 @@ export class IdempotencyKeyReused extends RequestInvalid {
     ]);
   }
 }
+
+export class ScheduleNotFound extends AppError {
+  readonly status = 404;
+  constructor() {
+    super("Schedule not found");
+  }
+}
+
+/** A schedule whose inputs no longer fit its skill cannot start a run until they are changed. */
+export class ScheduleInputsInvalid extends AppError {
+  readonly status = 409;
+  constructor(message: string) {
+    super(message);
+  }
+}

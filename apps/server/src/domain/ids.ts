@@ -30,3 +30,8 @@ export function newWebhookId(): string {
 export function newDeliveryId(): string {
   return `msg_${uuidv7()}`;
 }
+
+/** Schedules' ids are `sch_` + a UUID v7. */
+export function newScheduleId(): string {
+  return `sch_${uuidv7()}`;
+}

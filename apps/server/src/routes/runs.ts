@@ -1,11 +1,3 @@
-import {
-  isProfileName,
-  MAX_CONCURRENCY_KEY_LENGTH,
-  MAX_PROFILE_NAME_LENGTH,
-  PROFILE_NAME_RULE,
-  renderConcurrencyKey,
-  renderProfileName,
-} from "@skillrun/engine";
 import express, { type Response, type Router } from "express";
 import type { RunEventRepository } from "../db/repositories/run-events.js";
 import type { KeyedStart, RunProfileChoice, RunRepository } from "../db/repositories/runs.js";
@@ -28,10 +20,9 @@ import {
   SkillNotFound,
   VideoNotFound,
 } from "../domain/errors.js";
-import { type InputLimits, inputLimitIssue } from "../domain/input-limits.js";
-import { checkInputs } from "../domain/inputs.js";
+import type { InputLimits } from "../domain/input-limits.js";
+import { checkRunInputs, concurrencyOf, profileOf } from "../domain/run-inputs.js";
 import { describedState, isTerminal } from "../domain/run-state-machine.js";
-import { checkFileInputs } from "../files/file-inputs.js";
 import type { FileStore } from "../files/file-store.js";
 import type { VideoUrlSigner } from "../files/signed-url.js";
 import { ownerOf } from "../http/auth.js";
@@ -104,26 +95,12 @@ export function runsRouter(deps: {
     }),
   );
 
-  /** The inputs of a run of `found` as checked and stored, its concurrency limit and profile. */
-  async function checkedToRun(
+  /** The inputs of a run of `found` as checked and stored, and its concurrency limit. */
+  const checkedToRun = (
     owner: string,
     found: SkillToRun,
     given: Record<string, unknown> | null | undefined,
-  ) {
-    const { skill } = found;
-    const checked = checkInputs(skill.inputs, given);
-    if (!checked.ok) throw new RequestInvalid(checked.issues);
-    // Measured on what is stored: inputs given as JSON text are parsed by now.
-    const tooLarge = inputLimitIssue(checked.values, deps.inputLimits);
-    if (tooLarge) throw new RequestInvalid([tooLarge]);
-    const fileIssues = await checkFileInputs(skill.inputs, checked.values, owner, deps.uploads);
-    if (fileIssues.length > 0) throw new RequestInvalid(fileIssues);
-    return {
-      inputs: checked.values,
-      concurrency: concurrencyOf(found, checked.values),
-      profile: profileOf(found, checked.values),
-    };
-  }
+  ) => checkRunInputs(deps, owner, found, given);
 
   router.post(
     "/run/:id/rerun",
@@ -249,51 +226,6 @@ export function runsRouter(deps: {
   );
 
   return router;
-}
-
-/**
- * The skill's concurrency for a run of these inputs, its key rendered; a 422 at the inputs when
- * the key would be longer than the database keeps one.
- */
-function concurrencyOf(
-  found: SkillToRun,
-  inputs: Record<string, unknown>,
-): { limit: number; key: string | null } | null {
-  if (found.concurrency === null) return null;
-  const { limit, keyTemplate } = found.concurrency;
-  if (keyTemplate === null) return { limit, key: null };
-  const key = renderConcurrencyKey(keyTemplate, inputs);
-  if (key.length > MAX_CONCURRENCY_KEY_LENGTH || !isStorableText(key)) {
-    throw new RequestInvalid([
-      {
-        loc: ["body", "inputs"],
-        msg: `Value error, the skill's concurrency_key renders to ${key.length} characters for these inputs; at most ${MAX_CONCURRENCY_KEY_LENGTH}`,
-        type: "value_error",
-      },
-    ]);
-  }
-  return { limit, key };
-}
-
-/**
- * The skill's browser profile for a run of these inputs, its name rendered: a 422 at the inputs
- * when the name they make is not a profile's (odd characters, too long, empty), since the name
- * goes into the queue's counts, the log and the API's addresses as it is.
- */
-function profileOf(found: SkillToRun, inputs: Record<string, unknown>): RunProfileChoice | null {
-  if (found.profile === null) return null;
-  const { nameTemplate, save } = found.profile;
-  const name = renderProfileName(nameTemplate, inputs);
-  if (!isProfileName(name)) {
-    throw new RequestInvalid([
-      {
-        loc: ["body", "inputs"],
-        msg: `Value error, the skill's profile name renders to ${JSON.stringify(name.slice(0, MAX_PROFILE_NAME_LENGTH + 1))} for these inputs; a profile's name is ${PROFILE_NAME_RULE}`,
-        type: "value_error",
-      },
-    ]);
-  }
-  return { name, save: save === "never" ? null : save };
 }
 
 /** The `cursor` query parameter decoded, undefined when absent; a 422 when it is not one. */

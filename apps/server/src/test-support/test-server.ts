@@ -16,6 +16,7 @@ import type { FileStore } from "../files/file-store.js";
 import { VideoUrlSigner } from "../files/signed-url.js";
 import type { Repositories } from "../repositories.js";
 import { createRuntime } from "../runtime.js";
+import type { Scheduler, SchedulerOptions } from "../schedules/scheduler.js";
 import { skillRecordOf } from "../skills/import-skills.js";
 import type { WebhookSenderOptions } from "../webhooks/webhook-sender.js";
 import type { Worker, WorkerOptions } from "../worker/worker.js";
@@ -55,6 +56,20 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Webhook sender options over the defaults (a shorter retry schedule or timeout). */
   webhooks?: Partial<WebhookSenderOptions>;
+  /**
+   * Starts the schedules' tick loop with these options (over the defaults); without it no tick
+   * fires, which the API tests rely on. A test on a clock of its own stops the loop
+   * (`scheduler.stop()`, which waits for its first round) and drives rounds with
+   * `scheduler.runDue()`.
+   */
+  scheduler?: Partial<SchedulerOptions>;
+  /** Draws schedules' jitter; Math.random by default. */
+  random?: () => number;
+  /**
+   * The DATABASE_URL of another test server's database, to share it (a second server of one
+   * deployment, or the same server restarted); this server then leaves it in place when closed.
+   */
+  databaseUrl?: string;
 }
 
 export interface TestServer {
@@ -66,6 +81,8 @@ export interface TestServer {
   repos: Repositories;
   /** The in-process worker, when one was asked for. */
   worker: Worker | undefined;
+  /** The schedules' tick loop, when one was asked for. */
+  scheduler: Scheduler | undefined;
   /** The database's DATABASE_URL, for worker processes a test starts beside the server. */
   databaseUrl: string;
   /** The file store (videos, run files, uploads), in a fresh folder (not created until a video is written). */
@@ -102,7 +119,10 @@ export interface TestServer {
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "skillrun-test-"));
-  const database = await createTestDatabase();
+  const database =
+    options.databaseUrl === undefined
+      ? await createTestDatabase()
+      : { url: options.databaseUrl, drop: async () => {} };
   const clock = options.clock ?? systemClock;
   const secret = options.videoSigningSecret ?? TEST_VIDEO_SECRET;
   const ttl = options.videoUrlTtlSeconds ?? 3600;
@@ -133,6 +153,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Many tests keep a run in its slot with a long `wait` (to cancel it, stop its worker, …);
     // parking has tests of its own, which lower it.
     PARK_AFTER_SECONDS: "3600",
+    // Without a scheduler no tick fires, which the API tests rely on.
+    SCHEDULER: options.scheduler ? "true" : "false",
     ...options.env,
   });
   const runtime = await createRuntime(
@@ -147,6 +169,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.override && { app: options.override }),
       ...(options.logger && { logger: options.logger }),
       ...(options.webhooks && { webhooks: options.webhooks }),
+      ...(options.scheduler && { scheduler: options.scheduler }),
+      ...(options.random && { random: options.random }),
     },
   ).catch(async (error: unknown) => {
     await database.drop();
@@ -162,6 +186,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     db: runtime.db,
     repos,
     worker: runtime.worker,
+    scheduler: runtime.scheduler,
     databaseUrl: database.url,
     fileStore,
     keyFor: async (owner, scopes) => (await repos.apiKeys.create(owner, { scopes })).key,

@@ -8,6 +8,8 @@ export const WEBHOOK_EVENTS: readonly WebhookEvent[] = [
   "run.cancelled",
   "run.timeout",
   "run.paused",
+  // A schedule that paused itself after failed runs (db/schedules/run-endings.ts).
+  "schedule.paused",
 ];
 
 /** The event a run's move into `state` is, or undefined when endpoints are not told of it. */

@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from "../../src/test-support/test-se
 import { addScopeAndKeyRows } from "./contract-keys.js";
 import { profileRows } from "./contract-profiles.js";
 import { rerunRows } from "./contract-reruns.js";
+import { scheduleRows } from "./contract-schedules.js";
 import { FAILURE_MESSAGE } from "./failing-repositories.js";
 import {
   call,
@@ -1733,7 +1734,7 @@ export const table: Table = {
             url: NOWHERE,
             secret: expect.stringMatching(/^whsec_/),
           });
-          expect((reply.body as { events: string[] }).events).toHaveLength(5);
+          expect((reply.body as { events: string[] }).events).toHaveLength(6);
         },
       },
     ],
@@ -1998,4 +1999,5 @@ export const table: Table = {
 };
 
 Object.assign(table, profileRows({ unauthorized, failing }));
+Object.assign(table, scheduleRows(ALICE_SKILL, BOB_SKILL, { unauthorized, failing }));
 addScopeAndKeyRows(table, { unauthorized, failing });

@@ -19,6 +19,7 @@ import {
   failingRunFiles,
   failingRunPauses,
   failingRuns,
+  failingSchedules,
   failingSecrets,
   failingSkills,
   failingUploads,
@@ -53,6 +54,15 @@ export const CONTRACT_RESOURCES = {
     "redeliverWebhook",
   ],
   keys: ["createKey", "listKeys", "deleteKey"],
+  schedules: [
+    "createSchedule",
+    "listSchedules",
+    "getSchedule",
+    "updateSchedule",
+    "deleteSchedule",
+    "triggerSchedule",
+    "listScheduleTicks",
+  ],
 } satisfies Record<string, string[]>;
 
 export type ContractResource = keyof typeof CONTRACT_RESOURCES;
@@ -132,6 +142,7 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
           runFiles: failingRunFiles,
           uploads: failingUploads,
           webhooks: failingWebhooks,
+          schedules: failingSchedules,
           runChanges: failingRunChanges,
           apiKeys: failingKeyOperations(deps.apiKeys),
         }),

@@ -5,6 +5,7 @@ import type { RunEventRepository } from "../../src/db/repositories/run-events.js
 import type { RunFileRepository } from "../../src/db/repositories/run-files.js";
 import type { RunPauseRepository } from "../../src/db/repositories/run-pauses.js";
 import type { RunRepository } from "../../src/db/repositories/runs.js";
+import type { ScheduleRepository } from "../../src/db/repositories/schedules.js";
 import type { SecretRepository } from "../../src/db/repositories/secrets.js";
 import type { SkillRepository } from "../../src/db/repositories/skills.js";
 import type { UploadedFileRepository } from "../../src/db/repositories/uploaded-files.js";
@@ -43,6 +44,9 @@ export const failingRuns = {
   createRerun: fail,
   checkpoint: fail,
   checkpointLabels: fail,
+  rowFor: () => {
+    throw new Error(FAILURE_MESSAGE);
+  },
 } satisfies Record<keyof RunRepository, unknown> as unknown as RunRepository;
 
 /** A RunPauseRepository whose every method fails. */
@@ -141,3 +145,24 @@ export const failingUploads = {
   forget: fail,
   quotaBytes: null,
 } satisfies Record<keyof UploadedFileRepository, unknown> as unknown as UploadedFileRepository;
+
+/** A ScheduleRepository whose every method fails. */
+export const failingSchedules = {
+  maxPerOwner: 100,
+  sealInputs: () => {
+    throw new Error(FAILURE_MESSAGE);
+  },
+  openInputs: () => {
+    throw new Error(FAILURE_MESSAGE);
+  },
+  create: fail,
+  list: fail,
+  get: fail,
+  update: fail,
+  delete: fail,
+  ticks: fail,
+  due: fail,
+  bufferedReady: fail,
+  isOpen: fail,
+  writeTick: fail,
+} satisfies Record<keyof ScheduleRepository, unknown> as unknown as ScheduleRepository;

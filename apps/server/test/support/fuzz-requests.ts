@@ -38,6 +38,8 @@ export interface Pools {
   deliveryIds: string[];
   /** Signed run file addresses (path and query) the server made. */
   fileTargets: string[];
+  /** Schedule ids: the caller's, another owner's, unknown ones. */
+  scheduleIds: string[];
 }
 
 // Text PostgreSQL cannot hold, text that is not UTF-8, separators, traversal, long text.
@@ -485,6 +487,58 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
       return fc
         .tuple(fc.constantFrom(...pools.webhookIds), fc.constantFrom(...pools.deliveryIds))
         .map(([id, delivery]) => make(pathOf(op, id, delivery)));
+    case "createSchedule":
+    case "updateSchedule":
+      return fc
+        .record(
+          {
+            skill_id: fc.constantFrom(...pools.skillIds),
+            inputs: fc.record({ s: hostileText }),
+            cron: fc.constantFrom("* * * * *", "0 9 * * MON-FRI", "30 0 * * * *", "0 0 1 * *"),
+            timezone: fc.constantFrom("UTC", "Europe/Berlin", "america/new_york", "Asia/Kolkata"),
+            overlap: fc.constantFrom("skip", "buffer_one", "allow"),
+            catchup: fc.constantFrom("0", "90s", "1.5h", "24h"),
+            jitter: fc.constantFrom("0", "500ms", "10s"),
+            paused: fc.boolean(),
+            pause_after_failures: fc.option(fc.integer({ min: 1, max: 1000 }), { nil: null }),
+          },
+          {
+            requiredKeys: op.operationId === "createSchedule" ? ["skill_id", "cron", "inputs"] : [],
+          },
+        )
+        .chain((body) => {
+          if (op.operationId === "createSchedule") {
+            return fc.constant(
+              make(pathOf(op, ""), {
+                body: JSON.stringify(body),
+                headers: { ...auth, ...JSON_TYPE },
+                limitMessage: "schedules (SCHEDULES_PER_OWNER)",
+              }),
+            );
+          }
+          const { skill_id: _skill, inputs: _inputs, ...change } = body;
+          return fc.constantFrom(...pools.scheduleIds).map((id) =>
+            make(pathOf(op, id), {
+              body: JSON.stringify(change),
+              headers: { ...auth, ...JSON_TYPE },
+            }),
+          );
+        });
+    case "listSchedules":
+      return fc.constant(make(pathOf(op, "")));
+    case "getSchedule":
+    case "deleteSchedule":
+    case "triggerSchedule":
+      return fc.constantFrom(...pools.scheduleIds).map((id) => make(pathOf(op, id)));
+    case "listScheduleTicks":
+      return fc
+        .tuple(
+          fc.constantFrom(...pools.scheduleIds),
+          fc.option(fc.integer({ min: 1, max: 1000 }), { nil: undefined }),
+        )
+        .map(([id, l]) =>
+          make(`${pathOf(op, id)}${l === undefined ? "" : queryText([["limit", [String(l)]]])}`),
+        );
     case "createKey":
       return fc
         .record(
@@ -575,6 +629,30 @@ function hostileBody(pools: Pools): fc.Arbitrary<string> {
           fc.constantFrom("http://169.254.169.254/", "file:///etc/passwd", "http://127.0.0.1:9/"),
         ),
         events: fc.oneof(fc.array(hostileText, { maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })),
+      },
+      { requiredKeys: [] },
+    ),
+    // A schedule's body: hostile crons, zones, durations and counts.
+    fc.record(
+      {
+        skill_id: fc.oneof(hostileText, fc.constantFrom(...pools.skillIds)),
+        cron: fc.oneof(
+          hostileText,
+          fc.jsonValue({ maxDepth: 2 }),
+          fc.constantFrom("* * * * * *", "*/1 * * * *", "@daily", "0 0 30 2 *", "61 * * * *"),
+        ),
+        timezone: fc.oneof(
+          hostileText,
+          fc.constantFrom("+01:00", "Mars/Olympus", "UTC ", "Etc/GMT+5"),
+        ),
+        overlap: fc.oneof(hostileText, fc.jsonValue({ maxDepth: 1 })),
+        catchup: fc.oneof(hostileText, fc.constantFrom("25h", "1d", "-1s", "1e3s", "9999999999h")),
+        jitter: fc.oneof(hostileText, fc.constantFrom("2h", "59s", "1m", "0.0001s")),
+        pause_after_failures: fc.oneof(
+          fc.jsonValue({ maxDepth: 1 }),
+          fc.constantFrom(0, 1001, 1.5),
+        ),
+        skill: fc.jsonValue({ maxDepth: 1 }),
       },
       { requiredKeys: [] },
     ),
@@ -746,6 +824,7 @@ function invalidRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> 
           ...pools.secretNames,
           ...pools.profileNames,
           ...pools.webhookIds,
+          ...pools.scheduleIds,
         ),
       )
     : fc.constant("");
@@ -771,7 +850,7 @@ function invalidRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> 
     },
   );
   const body =
-    op.method === "POST" || op.method === "PUT"
+    op.method === "POST" || op.method === "PUT" || op.method === "PATCH"
       ? fc.option(
           fc.oneof(
             fc.tuple(

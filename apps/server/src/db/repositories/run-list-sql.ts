@@ -9,7 +9,8 @@ import { WAITING_COLUMNS, type WaitingColumns, waitingForOf } from "./waiting-fo
  * with what a queued run waits for.
  */
 export const RUN_COLUMNS = `id, owner, skill_id, name, state, environment, inputs, data, created_at,
-  start_time, end_time, skill_version, rerun_of, rerun_step, ${WAITING_COLUMNS}`;
+  start_time, end_time, skill_version, rerun_of, rerun_step, schedule_id, scheduled_at,
+  ${WAITING_COLUMNS}`;
 
 /** A row of RUN_COLUMNS. */
 export interface RunColumns extends WaitingColumns {
@@ -27,6 +28,8 @@ export interface RunColumns extends WaitingColumns {
   skill_version: string | null;
   rerun_of: string | null;
   rerun_step: string | null;
+  schedule_id: string | null;
+  scheduled_at: Date | null;
 }
 
 /**
@@ -49,6 +52,8 @@ export function runRowOf(row: RunColumns, ownerMaxRunning: number | null = null)
     skillVersion: row.skill_version,
     rerunOf: row.rerun_of,
     rerunStep: row.rerun_step,
+    scheduleId: row.schedule_id,
+    scheduledAt: row.scheduled_at,
     waitingFor: waitingForOf(row.state, row, ownerMaxRunning),
   };
 }

@@ -19,6 +19,9 @@ export type RunRow = {
   /** The run this one reruns, and the step it started at; null (or absent) otherwise. */
   rerunOf?: string | null;
   rerunStep?: string | null;
+  /** The schedule that started the run, and the time its cron named; null (or absent) otherwise. */
+  scheduleId?: string | null;
+  scheduledAt?: Date | null;
   /** What a queued run waits for; null (or absent) for one that is not queued. */
   waitingFor?: WaitingFor | null;
 };
@@ -39,6 +42,8 @@ export function toRunSession(row: RunRow): RunSession {
     data: fromJsonColumn<Record<string, unknown>>(row.data),
     x_skill_version: row.skillVersion,
     rerun_of: row.rerunOf == null ? null : { run_id: row.rerunOf, step: row.rerunStep ?? "" },
+    schedule_id: row.scheduleId ?? null,
+    scheduled_for: row.scheduledAt?.toISOString() ?? null,
     waiting_for: row.waitingFor ?? null,
   };
 }

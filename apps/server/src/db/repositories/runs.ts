@@ -238,28 +238,17 @@ export class RunRepository {
     });
   }
 
+  /**
+   * The row of a run to queue now, secret inputs sealed, for a write of its own (a schedule's
+   * tick queues its run in the transaction that claims the tick).
+   */
+  rowFor(input: NewRun): NewRunRow {
+    return this.newRow(newRunId(), this.clock.now(), input);
+  }
+
   /** The row of a queued run; secret inputs' values sealed, `***` in its inputs. */
   private newRow(id: string, now: Date, input: NewRun): NewRunRow {
-    const { inputs, sealed } = sealSecretInputs(
-      this.box,
-      id,
-      input.skill.inputs ?? [],
-      input.inputs,
-    );
-    return {
-      id,
-      owner: input.owner,
-      skillId: input.skill.id,
-      name: input.skill.name,
-      inputs: toJsonColumn(inputs),
-      secretInputs: sealed === null ? null : toJsonColumn(sealed),
-      createdAt: now,
-      startTime: now,
-      concurrencyLimit: input.concurrency?.limit ?? null,
-      concurrencyKey: input.concurrency?.key ?? null,
-      profile: input.profile?.name ?? null,
-      profileSave: input.profile?.save ?? null,
-    };
+    return newRunRow(this.box, id, now, input);
   }
 
   async get(owner: string, id: string): Promise<RunSession | null> {
@@ -294,6 +283,25 @@ export class RunRepository {
   cancel(owner: string, id: string): Promise<RunState | null> {
     return cancel(this.commits, { id, owner }, this.clock.now());
   }
+}
+
+/** The row of a run to queue (`input`), its secret inputs' values sealed, `***` in its inputs. */
+export function newRunRow(box: SecretBox, id: string, now: Date, input: NewRun): NewRunRow {
+  const { inputs, sealed } = sealSecretInputs(box, id, input.skill.inputs ?? [], input.inputs);
+  return {
+    id,
+    owner: input.owner,
+    skillId: input.skill.id,
+    name: input.skill.name,
+    inputs: toJsonColumn(inputs),
+    secretInputs: sealed === null ? null : toJsonColumn(sealed),
+    createdAt: now,
+    startTime: now,
+    concurrencyLimit: input.concurrency?.limit ?? null,
+    concurrencyKey: input.concurrency?.key ?? null,
+    profile: input.profile?.name ?? null,
+    profileSave: input.profile?.save ?? null,
+  };
 }
 
 /** A run as `create` queued it. */

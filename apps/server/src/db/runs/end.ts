@@ -4,6 +4,7 @@ import { type DirectSql, query, type TransactionPlan } from "../direct-sql.js";
 import { toJsonColumn } from "../json-column.js";
 import type { NewRunEvent } from "../repositories/run-events.js";
 import { stateInSql } from "../repositories/run-state-filter.js";
+import { recordScheduledEnding } from "../schedules/run-endings.js";
 import { insertRunChange, recordRunChange } from "./changes.js";
 import { checkpointValues, insertCheckpoints, type StoredCheckpoint } from "./checkpoints.js";
 import { eventValues, type Holder, insertEvents } from "./record.js";
@@ -54,10 +55,11 @@ export async function end(
     if (rows.length === 1) return true;
   }
   return db.direct.run(function* (): TransactionPlan<boolean> {
-    const { rows } = yield* query<{ owner: string; endpoints: number | bigint | string }>(
-      endHeldRunCountingEndpoints(sources.sql),
-      ending,
-    );
+    const { rows } = yield* query<{
+      owner: string;
+      schedule_id: string | null;
+      endpoints: number | bigint | string;
+    }>(endHeldRunCountingEndpoints(sources.sql), ending);
     const row = rows[0];
     if (row === undefined) return false;
     yield* insertEvents(events);
@@ -65,6 +67,7 @@ export async function end(
     const run = { id: holder.runId, owner: row.owner };
     if (Number(row.endpoints) === 0) yield* insertRunChange(run, at);
     else yield* recordRunChange(run, to, at);
+    yield* recordScheduledEnding({ ...run, scheduleId: row.schedule_id }, to, at);
     return true;
   });
 }

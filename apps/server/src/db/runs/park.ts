@@ -3,6 +3,7 @@ import { type DirectSql, query, type TransactionPlan } from "../direct-sql.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import type { NewRunEvent } from "../repositories/run-events.js";
 import { stateInSql } from "../repositories/run-state-filter.js";
+import { recordScheduledEnding } from "../schedules/run-endings.js";
 import { insertRunChange, recordRunChange } from "./changes.js";
 import { type Holder, insertEvents } from "./record.js";
 
@@ -97,5 +98,6 @@ function* expireOne(row: ExpiredRow, now: Date): TransactionPlan<boolean> {
     { runId: row.id, at: now, type: "run_timed_out", message, data: { error } },
   ]);
   yield* recordRunChange({ id: row.id, owner: row.owner }, "timeout", now);
+  yield* recordScheduledEnding({ id: row.id, owner: row.owner }, "timeout", now);
   return true;
 }

@@ -3,6 +3,7 @@ import { type DirectSql, query, type TransactionPlan } from "../direct-sql.js";
 import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import type { NewRunEvent } from "../repositories/run-events.js";
 import { stateInSql } from "../repositories/run-state-filter.js";
+import { recordScheduledEnding } from "../schedules/run-endings.js";
 import { recordRunChange } from "./changes.js";
 import { type Holder, insertEvents } from "./record.js";
 import {
@@ -103,5 +104,6 @@ function* recoverOne(run: LostRun, now: Date, maxAttempts: number): TransactionP
     },
   ]);
   yield* recordRunChange({ id: run.id, owner: row.owner }, requeue ? null : "reset", now);
+  if (!requeue) yield* recordScheduledEnding({ id: run.id, owner: row.owner }, "reset", now);
   return true;
 }

@@ -16,20 +16,21 @@ function endHeldRun(sources: string): string {
  */
 export function endHeldRunCountingEndpoints(sources: string): string {
   return `${endHeldRun(sources)}
-    RETURNING owner, (SELECT COUNT(*) FROM webhooks
+    RETURNING owner, schedule_id, (SELECT COUNT(*) FROM webhooks
       WHERE webhooks.owner = runs.owner AND disabled_at IS NULL) AS endpoints`;
 }
 
 /**
- * PostgreSQL's ending in one statement, for a run whose owner has no active endpoint: the row,
+ * PostgreSQL's ending in one statement, for a run whose owner has no active endpoint and that no
+ * schedule started (a schedule counts its runs' failures in the plan): the row,
  * `events` events (their values after the ending's), and the change-feed row (run id, time).
- * It ends nothing when the owner has one: the plan then writes the deliveries too.
+ * It ends nothing otherwise: the plan then writes the deliveries and the schedule's count too.
  */
 export function endHeldRunAtOnce(sources: string, events: number, checkpoints = 0): string {
   const values = Array.from({ length: events }, (_, i) => `(${i}, ${TYPED_EVENT_PLACEHOLDERS})`);
   const saved = Array.from({ length: checkpoints }, () => `(${TYPED_CHECKPOINT_PLACEHOLDERS})`);
   return `WITH ended AS (
-      ${endHeldRun(sources)} AND NOT EXISTS (SELECT 1 FROM webhooks
+      ${endHeldRun(sources)} AND schedule_id IS NULL AND NOT EXISTS (SELECT 1 FROM webhooks
           WHERE webhooks.owner = runs.owner AND disabled_at IS NULL)
         RETURNING owner),
     logged AS (INSERT INTO run_events (${EVENT_COLUMNS})
