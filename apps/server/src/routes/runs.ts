@@ -1,6 +1,6 @@
 import express, { type Response, type Router } from "express";
 import type { RunEventRepository } from "../db/repositories/run-events.js";
-import type { KeyedStart, RunProfileChoice, RunRepository } from "../db/repositories/runs.js";
+import type { KeyedStart, RunRepository } from "../db/repositories/runs.js";
 import type { SkillRepository, SkillToRun } from "../db/repositories/skills.js";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import { isStorableText } from "../db/storable-text.js";
