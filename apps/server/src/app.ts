@@ -28,6 +28,7 @@ import { pydanticQueryIntegers } from "./http/fastapi/query-integers.js";
 import { headAsGet } from "./http/head-as-get.js";
 import { linkBaseOf } from "./http/public-url.js";
 import { rateLimitPerOwner } from "./http/rate-limit.js";
+import { paceRefusals } from "./http/refusal-pacing.js";
 import { requestLogging } from "./http/request-logging.js";
 import { refuseUnstorableText } from "./http/storable-text.js";
 import { receiveUpload } from "./http/upload-body.js";
@@ -223,6 +224,7 @@ export function createApp(deps: AppDeps): Express {
   app.use("/v1", keysRouter(deps.apiKeys));
 
   app.use((_req, _res, next) => next(new RouteNotFound()));
+  app.use(paceRefusals(deps.shutdown));
   app.use(errorHandler);
   return app;
 }
