@@ -216,7 +216,8 @@ export function createApp(deps: AppDeps): Express {
     runFilesRouter({ runFiles: deps.runFiles, fileStore: deps.fileStore, signer, linkBase }),
   );
   app.use("/v1", uploadsRouter({ uploads: deps.uploads, fileStore: deps.fileStore }));
-  const skillChecker = deps.skillChecker ?? new SkillChecker(deps.config.skillCheckBudgetMs);
+  const skillChecker =
+    deps.skillChecker ?? new SkillChecker(deps.config.skillCheckBudgetMs, deps.logger);
   deps.shutdown.addEventListener("abort", () => void skillChecker.close(), { once: true });
   app.use("/v1", skillsRouter(deps.skills, skillChecker));
   app.use("/v1", secretsRouter(deps.secrets));

@@ -1,4 +1,5 @@
 import type { SkillDefinition, SkillDefinitionIssue } from "@skillrun/engine";
+import type { Logger } from "pino";
 import { Piscina } from "piscina";
 import type { SkillCheckResult, SkillCheckTask } from "./check-thread.js";
 
@@ -48,7 +49,10 @@ export class SkillChecker {
    */
   private readonly turns = new Turns(THREADS);
 
-  constructor(private readonly budgetMs: number) {
+  constructor(
+    private readonly budgetMs: number,
+    logger?: Logger,
+  ) {
     this.pool = new Piscina({
       filename: THREAD.href,
       minThreads: 0,
@@ -58,6 +62,12 @@ export class SkillChecker {
         maxOldGenerationSizeMb: THREAD_HEAP_MB,
         maxYoungGenerationSizeMb: THREAD_YOUNG_MB,
       },
+    });
+    // A thread that fails with no check of its own (it ran out of heap while being ended for a
+    // check past its budget) is reported on the pool: with no listener, an error event would end
+    // the process. The check was answered already; there is nothing left to do but say so.
+    this.pool.on("error", (error: unknown) => {
+      logger?.warn({ err: error }, "a skill check thread failed after its check was answered");
     });
   }
 
