@@ -13,7 +13,7 @@ const HOLD_MS = 1_000;
 
 /**
  * Holds the 429s of an owner that keeps asking after it was refused
- * (docs/decisions/0051-refusals-paced-per-owner.md): past PROMPT_PER_SECOND of them in a second,
+ * (docs/decisions/0055-refusals-paced-per-owner.md): past PROMPT_PER_SECOND of them in a second,
  * each is answered after up to HOLD_MS, never later than its Retry-After. A refused request costs
  * the server nearly as much as an answered one (the key, the route, the validator, the answer); a
  * crowd of clients that retry at once without waiting for Retry-After would otherwise keep the
