@@ -30,6 +30,7 @@ import { pydanticQueryIntegers } from "./http/fastapi/query-integers.js";
 import { headAsGet } from "./http/head-as-get.js";
 import { linkBaseOf } from "./http/public-url.js";
 import { rateLimitPerOwner } from "./http/rate-limit.js";
+import { paceRefusals } from "./http/refusal-pacing.js";
 import { requestLogging } from "./http/request-logging.js";
 import { refuseUnstorableText } from "./http/storable-text.js";
 import { receiveUpload } from "./http/upload-body.js";
@@ -227,7 +228,8 @@ export function createApp(deps: AppDeps): Express {
     runFilesRouter({ runFiles: deps.runFiles, fileStore: deps.fileStore, signer, linkBase }),
   );
   app.use("/v1", uploadsRouter({ uploads: deps.uploads, fileStore: deps.fileStore }));
-  const skillChecker = deps.skillChecker ?? new SkillChecker(deps.config.skillCheckBudgetMs);
+  const skillChecker =
+    deps.skillChecker ?? new SkillChecker(deps.config.skillCheckBudgetMs, deps.logger);
   deps.shutdown.addEventListener("abort", () => void skillChecker.close(), { once: true });
   app.use("/v1", skillsRouter(deps.skills, skillChecker));
   app.use("/v1", secretsRouter(deps.secrets));
@@ -249,6 +251,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   app.use((_req, _res, next) => next(new RouteNotFound()));
+  app.use(paceRefusals(deps.shutdown));
   app.use(errorHandler);
   return app;
 }

@@ -19,8 +19,17 @@ function unknownReferences(count: number, length: number): string {
   return `id: heavy\nname: Heavy\ninputs:\n${inputs.join("\n")}\nsteps:\n${steps.join("\n")}\n`;
 }
 
-function put(server: TestServer, key: string, yaml: string) {
-  return call(server.origin, "PUT", "/v1/skill/heavy", {
+/**
+ * A definition whose check needs more memory than a check thread has (well over 256 MB: a
+ * sequence of 330,000 numbers, 645 KB of YAML).
+ */
+function memoryHungry(): string {
+  const numbers = Array.from({ length: 330_000 }, () => "1").join(",");
+  return `id: heavy\nname: Heavy\nsteps:\n  - set: { a: [${numbers}] }\n`;
+}
+
+function put(server: TestServer, key: string, yaml: string, id = "heavy") {
+  return call(server.origin, "PUT", `/v1/skill/${id}`, {
     key,
     body: yaml,
     headers: { "content-type": "application/yaml" },
@@ -81,6 +90,48 @@ describe("with the default budget", () => {
     expect(reply.status).toBe(422);
     expect(messages(reply)[0]).toMatch(/unknown input "r0x+"/);
     expect(order).toEqual(["healthz", "put"]);
+  });
+});
+
+describe("past a check thread's memory", () => {
+  let server: TestServer;
+  let key: string;
+  // A budget long enough that running out of memory is what ends these checks, even on a busy
+  // machine, where filling the heap takes longer.
+  const checker = new WatchedChecker(120_000);
+  beforeAll(async () => {
+    server = await startTestServer({ override: (deps) => ({ ...deps, skillChecker: checker }) });
+    key = await server.keyFor("alice");
+  });
+  afterAll(() => server?.close());
+
+  it("is a 422, and the checks waiting for a thread go on", async () => {
+    // Both threads take a hungry definition; the small one waits for a thread meanwhile.
+    const began = [checker.nextCheck()];
+    const first = put(server, key, memoryHungry());
+    await began[0];
+    began.push(checker.nextCheck());
+    const second = put(server, key, memoryHungry());
+    await began[1];
+    const small = put(server, key, "id: small\nname: Small\nsteps:\n  - set: { a: 1 }\n", "small");
+    for (const reply of [await first, await second]) {
+      expect(reply.status).toBe(422);
+      expect(reply.body).toEqual({
+        detail: [
+          {
+            loc: ["body"],
+            msg: "Value error, the definition is too complex: checking it needed more than 160 MB",
+            type: "value_error",
+          },
+        ],
+      });
+    }
+    // Before the checks waited for a thread in the checker, this one waited in the pool's queue
+    // for a thread that was never started again, until its budget ended: a 422 "took longer".
+    expect((await small).status).toBe(201);
+    expect((await call(server.origin, "GET", "/healthz")).status).toBe(200);
+    const listed = await call(server.origin, "GET", "/v1/skill/list", { key });
+    expect((listed.body as { id: string }[]).map((skill) => skill.id)).toEqual(["small"]);
   });
 });
 
