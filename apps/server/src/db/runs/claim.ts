@@ -114,15 +114,7 @@ export async function claim(
       return claimed.rows;
     });
     const row = rows[0];
-    if (row === undefined) return null;
-    const definition = storedDefinitionOf(row.definition);
-    // Most skills call none. Should this read fail, the run stays claimed without being
-    // executed until its lease runs out, and is then taken again as a lost worker's run.
-    const called =
-      skillCalls(definition).length === 0
-        ? {}
-        : await db.direct.run(() => calledSkills(row.owner, definition));
-    return claimedRun(row, definition, called);
+    return row === undefined ? null : claimedWithCalls(db.direct, row);
   }
   // One transaction for the claim and the reads of what the run executes: a read that fails
   // (SQLite busy under many worker processes) undoes the claim, instead of leaving the run held
@@ -167,13 +159,21 @@ async function claimParkedRun(
     return rows;
   });
   const row = rows[0];
-  if (row === undefined) return null;
+  return row === undefined ? null : { ...(await claimedWithCalls(db.direct, row)), woken: true };
+}
+
+/**
+ * A run claimed by a statement of its own, with the skills its calls reach read after. Most
+ * skills call none. Should this read fail, the run stays claimed without being executed until its
+ * lease runs out, and is then taken again as a lost worker's run.
+ */
+async function claimedWithCalls(direct: DirectSql, row: ClaimedRow): Promise<ClaimedRun> {
   const definition = storedDefinitionOf(row.definition);
   const called =
     skillCalls(definition).length === 0
       ? {}
-      : await db.direct.run(() => calledSkills(row.owner, definition));
-  return { ...claimedRun(row, definition, called), woken: true };
+      : await direct.run(() => calledSkills(row.owner, definition));
+  return claimedRun(row, definition, called);
 }
 
 /** Extends to `until` the lease of every run in `runIds` that `workerId` still holds. */
