@@ -23,6 +23,7 @@ describe("the step log's rows", () => {
         text: "wait",
         durationMs: 1200,
         offsetMs: 400,
+        videoStart: false,
       },
     ]);
   });
@@ -103,5 +104,50 @@ describe("the step log's rows", () => {
       ["run", "Parked", "parked until its wait ends", null],
       ["run", "Finished", "", null],
     ]);
+  });
+
+  it("keeps the video offsets only from the run's latest claim on, whose row says the video begins there", () => {
+    // Parked, then taken again: the second claim recorded the video the page shows.
+    const rows = logRows([
+      runEvent({ id: 1, type: "run_claimed" }),
+      runEvent({ id: 2, type: "step_started", step: step("open"), video_offset_ms: 0 }),
+      runEvent({ id: 3, type: "step_finished", step: step("open"), video_offset_ms: 300 }),
+      runEvent({ id: 4, type: "step_started", step: step("code"), video_offset_ms: 331 }),
+      runEvent({ id: 5, type: "run_parked" }),
+      runEvent({ id: 6, type: "run_claimed" }),
+      // The step begun before the claim ends after it: its row still points at no video.
+      runEvent({ id: 7, type: "step_finished", step: step("code"), video_offset_ms: 20 }),
+      runEvent({ id: 8, type: "step_started", step: step("send"), video_offset_ms: 120 }),
+      runEvent({ id: 9, type: "step_finished", step: step("send"), video_offset_ms: 480 }),
+    ]);
+    expect(rows.map((row) => [row.label, row.offsetMs, row.videoStart])).toEqual([
+      ["Taken by a worker", null, false],
+      ["open", null, false],
+      ["code", null, false],
+      ["Parked", null, false],
+      ["Taken by a worker", null, true],
+      ["send", 120, false],
+    ]);
+  });
+
+  it("says nothing of where the video begins for a run claimed once, or when no earlier claim was recorded", () => {
+    const once = logRows([
+      runEvent({ id: 1, type: "run_claimed" }),
+      runEvent({ id: 2, type: "step_started", step: step("open"), video_offset_ms: 0 }),
+    ]);
+    expect(once.map((row) => [row.offsetMs, row.videoStart])).toEqual([
+      [null, false],
+      [0, false],
+    ]);
+    // A worker lost before its browser opened: the first claim has nothing in any video.
+    const lost = logRows([
+      runEvent({ id: 1, type: "run_claimed" }),
+      runEvent({ id: 2, type: "step_started", step: step("fetch", "http") }),
+      runEvent({ id: 3, type: "worker_lost" }),
+      runEvent({ id: 4, type: "run_claimed" }),
+      runEvent({ id: 5, type: "step_started", step: step("open"), video_offset_ms: 0 }),
+    ]);
+    expect(lost.map((row) => row.videoStart)).toEqual([false, false, false, false, false]);
+    expect(lost.at(-1)?.offsetMs).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import type { RunEvent } from "@skillrun/client";
 import { kindText, RUN_EVENT_TEXT } from "./event-words.js";
+import { videoSpan } from "./video-span.js";
 
 /** One line of the log: a step attempt (its start joined with its end), or a single event. */
 export interface LogRow {
@@ -9,34 +10,51 @@ export interface LogRow {
   status: "running" | "done" | "failed" | "skipped" | "log" | "run";
   text: string;
   durationMs: number | null;
+  /** Where the run's video shows it; null when the video does not (or there is none). */
   offsetMs: number | null;
+  /**
+   * The video begins at this row (the run's latest claim), and rows above had offsets in an
+   * earlier video, which is not shown.
+   */
+  videoStart: boolean;
 }
 
-/** The step log's rows, from its events in order. */
+/**
+ * The step log's rows, from its events in order. Only the rows from the run's latest claim on
+ * keep their video offset: those above it point into an earlier video, which is not shown
+ * (`videoSpan`).
+ */
 export function logRows(events: RunEvent[]): LogRow[] {
+  const span = videoSpan(events);
   const rows: LogRow[] = [];
   // The rows of attempts that started and have not ended yet: their end completes them.
-  const open = new Map<string, LogRow>();
-  for (const event of events) {
+  const open = new Map<string, { row: LogRow; shown: boolean }>();
+  for (const [index, event] of events.entries()) {
+    const shown = index >= span.from;
     const attemptKey = `${event.step?.label ?? ""}#${event.attempt ?? 1}`;
     if (event.type === "step_finished" || event.type === "step_failed") {
       const started = open.get(attemptKey);
       if (started) {
         open.delete(attemptKey);
-        endRow(started, event);
+        // A row above the video's start stays without an offset, whenever it ended.
+        endRow(started.row, event, started.shown);
         continue;
       }
     }
-    const row = rowOf(event);
+    const row = rowOf(event, shown);
     if (!row) continue;
-    if (event.type === "step_started") open.set(attemptKey, row);
+    if (index === span.from && event.type === "run_claimed") row.videoStart = span.earlier;
+    if (event.type === "step_started") open.set(attemptKey, { row, shown });
     rows.push(row);
   }
   return rows;
 }
 
-/** The row an event stands for on its own; none for `data_updated`, which the log leaves out. */
-function rowOf(event: RunEvent): LogRow | null {
+/**
+ * The row an event stands for on its own; none for `data_updated`, which the log leaves out.
+ * `shown`: the run's video shows the event (it came after the run's latest claim).
+ */
+function rowOf(event: RunEvent, shown: boolean): LogRow | null {
   const label = event.step?.label ?? "";
   // Blocks and called skills label their steps "outer › inner": one level per ›.
   const depth = label ? label.split(" › ").length - 1 : 0;
@@ -45,7 +63,8 @@ function rowOf(event: RunEvent): LogRow | null {
     depth,
     label,
     durationMs: null,
-    offsetMs: event.video_offset_ms ?? null,
+    offsetMs: shown ? (event.video_offset_ms ?? null) : null,
+    videoStart: false,
   };
   switch (event.type) {
     case "step_started":
@@ -85,9 +104,12 @@ function endOf(event: RunEvent): Pick<LogRow, "status" | "text"> {
   return { status: "done", text: kindText(event.step) };
 }
 
-/** Completes the row of a started attempt with its end; the start's video offset stays. */
-function endRow(row: LogRow, event: RunEvent): void {
+/**
+ * Completes the row of a started attempt with its end; the start's video offset stays, and the
+ * end's is taken only when the start had none and the video shows the row (`shown`).
+ */
+function endRow(row: LogRow, event: RunEvent, shown: boolean): void {
   Object.assign(row, endOf(event));
   row.durationMs = event.duration_ms;
-  row.offsetMs ??= event.video_offset_ms ?? null;
+  if (shown) row.offsetMs ??= event.video_offset_ms ?? null;
 }

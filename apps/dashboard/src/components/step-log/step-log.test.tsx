@@ -80,4 +80,51 @@ describe("the step log", () => {
     await click(find(container, 'li[data-label="block › inner"] button'));
     expect(onSeek).toHaveBeenCalledWith(2500, "block › inner");
   });
+
+  it("moves the video from every step of a run claimed once, as it did", async () => {
+    const onSeek = vi.fn();
+    const claimed = runEvent({ id: 0, type: "run_claimed", message: "claimed by worker w1" });
+    const { container } = await render(<StepLog events={[claimed, ...events]} onSeek={onSeek} />);
+    expect(container.querySelectorAll("button.step-seek")).toHaveLength(2);
+    await click(find(container, 'li[data-label="step 1 (goto)"] button'));
+    expect(onSeek).toHaveBeenCalledWith(0, "step 1 (goto)");
+    expect(container.querySelector(".step-note")).toBeNull();
+  });
+
+  it("moves the video only from the steps after the run's latest claim, and says where it begins", async () => {
+    // Parked at step 2, then taken again: the video is the second claim's alone, and step 1's
+    // offset points into the first claim's, which is not shown.
+    const reclaimed = [
+      runEvent({ id: 1, type: "run_claimed", message: "claimed by worker w1" }),
+      runEvent({ id: 2, type: "step_started", step: step("step 1"), video_offset_ms: 331 }),
+      runEvent({ id: 3, type: "step_finished", step: step("step 1"), duration_ms: 200 }),
+      runEvent({ id: 4, type: "run_parked", message: "parked" }),
+      runEvent({ id: 5, type: "run_claimed", message: "claimed by worker w2" }),
+      runEvent({ id: 6, type: "step_started", step: step("step 2"), video_offset_ms: 40 }),
+      runEvent({ id: 7, type: "step_finished", step: step("step 2"), duration_ms: 300 }),
+    ];
+    const onSeek = vi.fn();
+    const { container } = await render(<StepLog events={reclaimed} onSeek={onSeek} />);
+    expect(container.querySelector('li[data-label="step 1"] button')).toBeNull();
+    expect(find(container, 'li[data-label="step 1"] .step-status').textContent).toBe("done");
+    const seekable = [...container.querySelectorAll("button.step-seek")];
+    expect(seekable.map((button) => button.closest("li")?.dataset.label)).toEqual(["step 2"]);
+    await click(find(container, 'li[data-label="step 2"] button'));
+    expect(onSeek).toHaveBeenCalledWith(40, "step 2");
+    // The note is on the second claim's row, and only there.
+    const notes = [...container.querySelectorAll(".step-note")];
+    expect(notes.map((note) => note.closest("li")?.textContent)).toEqual([
+      "Taken by a workerclaimed by worker w2The video shows the run from here on: the steps above were recorded in an earlier video, which is not shown.",
+    ]);
+  });
+
+  it("says nothing of where the video begins while the run has no video", async () => {
+    const reclaimed = [
+      runEvent({ id: 1, type: "run_claimed" }),
+      runEvent({ id: 2, type: "step_started", step: step("step 1"), video_offset_ms: 331 }),
+      runEvent({ id: 3, type: "run_claimed" }),
+    ];
+    const { container } = await render(<StepLog events={reclaimed} />);
+    expect(container.querySelector(".step-note")).toBeNull();
+  });
 });

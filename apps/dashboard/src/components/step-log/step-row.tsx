@@ -4,7 +4,8 @@ import type { LogRow } from "./log-rows.js";
 
 /**
  * One row of the step log, indented by its nesting. A step the video shows is a button that
- * moves the video there (`onSeek`, present once the run has a video); a log line never is.
+ * moves the video there (`onSeek`, present once the run has a video); a log line never is. The
+ * row where the video begins, after rows an earlier video recorded, says so in a line below.
  * `action`, when given, follows the row in its line (its own buttons: buttons do not nest).
  */
 export function StepRow(props: {
@@ -47,6 +48,12 @@ export function StepRow(props: {
         <div className="step-line">{body}</div>
       )}
       {action}
+      {onSeek !== undefined && row.videoStart && (
+        <p className="muted step-note">
+          The video shows the run from here on: the steps above were recorded in an earlier video,
+          which is not shown.
+        </p>
+      )}
     </li>
   );
 }

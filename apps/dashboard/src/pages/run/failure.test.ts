@@ -28,4 +28,19 @@ describe("a run's failure", () => {
     expect(offsetOfStep(events, "step 9")).toBeNull();
     expect(offsetOfStep(events, null)).toBeNull();
   });
+
+  it("is found in the video only among the events since the run's latest claim", () => {
+    const events = [
+      runEvent({ id: 1, type: "run_claimed" }),
+      runEvent({ id: 2, type: "step_started", step: step("step 2 (fail)"), video_offset_ms: 331 }),
+      runEvent({ id: 3, type: "run_parked" }),
+      runEvent({ id: 4, type: "run_claimed" }),
+      runEvent({ id: 5, type: "step_started", step: step("step 2 (fail)"), video_offset_ms: 40 }),
+    ];
+    expect(offsetOfStep(events, "step 2 (fail)")).toBe(40);
+    // Failed in the second claim before its browser showed a page: the 331 ms of the first
+    // claim's video is not a place in the video shown.
+    events[4] = runEvent({ id: 5, type: "step_failed", step: step("step 2 (fail)") });
+    expect(offsetOfStep(events, "step 2 (fail)")).toBeNull();
+  });
 });

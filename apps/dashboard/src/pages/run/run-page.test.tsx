@@ -2,7 +2,7 @@ import type { RunEvent, RunSession } from "@skillrun/client";
 import { describe, expect, it } from "vitest";
 import { eventStream, json, renderWithApi } from "../../test-support/api.js";
 import { runEvent, runSession, step } from "../../test-support/fixtures.js";
-import { find, waitFor } from "../../test-support/render.js";
+import { button, click, find, waitFor } from "../../test-support/render.js";
 import { RunPage } from "./run-page.js";
 
 const claimed = runEvent({ id: 1, type: "run_claimed", data: { worker: "w1" } });
@@ -15,8 +15,11 @@ const asked = runEvent({
 });
 const requested = runEvent({ id: 3, type: "run_paused", data: { reason: "requested" } });
 
-/** The run page of `run`, whose step log so far is `events` (the run goes on). */
-async function runPage(run: RunSession, events: RunEvent[]) {
+/**
+ * The run page of `run`, whose step log so far is `events` (the run goes on), shown in `rows`
+ * rows (one an event unless said: a step's start and end share one).
+ */
+async function runPage(run: RunSession, events: RunEvent[], rows = events.length) {
   const rendered = await renderWithApi(<RunPage id={run.id} />, (request) => {
     const path = new URL(request.url).pathname;
     if (path.endsWith("/events/stream")) return eventStream(request, events);
@@ -27,7 +30,7 @@ async function runPage(run: RunSession, events: RunEvent[]) {
   // The run, then the log's rows, which arrive in one render once the stream has sent them.
   await waitFor(() => {
     find(container, ".facts .state");
-    expect(container.querySelectorAll(".step-log li")).toHaveLength(events.length);
+    expect(container.querySelectorAll(".step-log li")).toHaveLength(rows);
   });
   return rendered;
 }
@@ -164,5 +167,109 @@ describe("the run page of a parked run", () => {
     ]);
     expect(stateShown(cancelled.container)).toBe("⊘Cancelled");
     expect(parkedNote(cancelled.container)).toBeNull();
+  });
+});
+
+/** A step's start at `offsetMs` in the video of its claim, and its end 200 ms later. */
+const stepAt = (id: number, label: string, offsetMs: number) => [
+  runEvent({ id, type: "step_started", step: step(label), video_offset_ms: offsetMs }),
+  runEvent({
+    id: id + 1,
+    type: "step_finished",
+    step: step(label),
+    duration_ms: 200,
+    video_offset_ms: offsetMs + 200,
+  }),
+];
+const failedRun = runSession({
+  state: "reset",
+  video_url: "/v1/videos/run_1.webm",
+  data: { error: { step: "step 3", message: "no such button" } },
+});
+/** The labels of the log's rows that move the video. */
+const seekable = (container: HTMLElement) =>
+  [...container.querySelectorAll(".step-log button.step-seek")].map(
+    (seek) => seek.closest("li")?.dataset.label,
+  );
+const videoTime = (container: HTMLElement) =>
+  find<HTMLVideoElement>(container, "video").currentTime;
+
+describe("the run page's video", () => {
+  it("moves the video to each step of a run claimed once, and to its failed step", async () => {
+    const { container } = await runPage(
+      failedRun,
+      [
+        claimed,
+        ...stepAt(2, "step 1", 0),
+        ...stepAt(4, "step 2", 900),
+        runEvent({ id: 6, type: "step_started", step: step("step 3"), video_offset_ms: 1500 }),
+        runEvent({ id: 7, type: "step_failed", step: step("step 3"), video_offset_ms: 1700 }),
+        runEvent({ id: 8, type: "run_failed" }),
+      ],
+      5,
+    );
+    expect(seekable(container)).toEqual(["step 1", "step 2", "step 3"]);
+    await click(find(container, 'li[data-label="step 2"] button.step-seek'));
+    expect(videoTime(container)).toBe(0.9);
+    expect(find(container, ".video-panel [role=status]").textContent).toBe(
+      "Video moved to 900 ms: step 2",
+    );
+    await click(button(container, "Show the failed step in the video"));
+    expect(videoTime(container)).toBe(1.7);
+    expect(container.querySelector(".step-note")).toBeNull();
+  });
+
+  it("moves the video only to the steps after a run's latest claim, whose video it is", async () => {
+    // Parked in a wait, then taken again: the first claim's video is set aside on the server and
+    // the page shows the second's, 0.5 s long; step 1 at 331 ms is not in it.
+    const events = [
+      claimed,
+      ...stepAt(2, "step 1", 331),
+      runEvent({ id: 4, type: "step_started", step: step("nap"), video_offset_ms: 531 }),
+      runEvent({ id: 5, type: "run_parked", data: { wake_at: "2026-01-01T00:01:00Z" } }),
+      runEvent({ id: 6, type: "run_claimed", data: { worker: "w2", parked: true } }),
+      ...stepAt(7, "nap", 0),
+      runEvent({ id: 9, type: "step_started", step: step("step 3"), video_offset_ms: 250 }),
+      runEvent({ id: 10, type: "step_failed", step: step("step 3"), video_offset_ms: 450 }),
+      runEvent({ id: 11, type: "run_failed" }),
+    ];
+    const { container } = await runPage(failedRun, events, 8);
+    expect(seekable(container)).toEqual(["nap", "step 3"]);
+    expect(container.querySelector('li[data-label="step 1"] button.step-seek')).toBeNull();
+    // The first claim's row of the nap, which the park interrupted, moves nothing either.
+    expect(container.querySelectorAll('li[data-label="nap"] button.step-seek')).toHaveLength(1);
+    await click(find(container, 'li[data-label="step 3"] button.step-seek'));
+    expect(videoTime(container)).toBe(0.25);
+    await click(button(container, "Show the failed step in the video"));
+    expect(videoTime(container)).toBe(0.45);
+    // The second claim's row says the video begins there.
+    const notes = [...container.querySelectorAll(".step-log .step-note")];
+    expect(notes.map((note) => note.textContent)).toEqual([
+      "The video shows the run from here on: the steps above were recorded in an earlier video, which is not shown.",
+    ]);
+    expect(notes[0]?.closest("li")?.querySelector(".step-label")?.textContent).toBe(
+      "Taken by a worker",
+    );
+  });
+
+  it("offers no failed step in the video when only an earlier claim's video shows it", async () => {
+    // Its worker put it back in the queue; the next failed step 3 before its browser showed a
+    // page, so the only offset of step 3 is the first claim's.
+    const { container } = await runPage(
+      failedRun,
+      [
+        claimed,
+        runEvent({ id: 2, type: "step_started", step: step("step 3"), video_offset_ms: 331 }),
+        runEvent({ id: 3, type: "run_released" }),
+        runEvent({ id: 4, type: "run_claimed", data: { worker: "w2" } }),
+        runEvent({ id: 5, type: "step_started", step: step("step 3") }),
+        runEvent({ id: 6, type: "step_failed", step: step("step 3"), message: "no such button" }),
+        runEvent({ id: 7, type: "run_failed" }),
+      ],
+      6,
+    );
+    expect(find(container, ".failure h2").textContent).toBe("Failed at step 3");
+    expect(container.querySelector(".failure button")).toBeNull();
+    expect(seekable(container)).toEqual([]);
   });
 });
