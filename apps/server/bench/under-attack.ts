@@ -116,12 +116,17 @@ async function underAttack(flavour: Flavour): Promise<Row[]> {
     manyKeys.push((await database.repos.apiKeys.create(`crowd_${n}`)).key);
   }
   // The server as it ships: its default rate limit on (the benches' servers run without one).
-  const server = await startServe({
-    ...database.env,
-    WORKER_CONCURRENCY: "2",
-    LOG_LEVEL: "warn",
-    RATE_LIMIT_PER_MINUTE: "1200",
-  });
+  // Each attack meets a server started for it, so that its memory peak is its own, not what the
+  // big log's run or the attack before left in the heap (V8 gives freed memory back only at a later
+  // collection).
+  const serve = () =>
+    startServe({
+      ...database.env,
+      WORKER_CONCURRENCY: "2",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_PER_MINUTE: "1200",
+    });
+  let server = await serve();
   const rows: Row[] = [];
   try {
     const origin = server.announced;
@@ -144,15 +149,24 @@ async function underAttack(flavour: Flavour): Promise<Row[]> {
     };
     for (const [n, attack] of ATTACKS.entries()) {
       if (only !== undefined && !attack.name.includes(only)) continue;
+      await server.stop();
+      server = await serve();
       console.log(`${flavour}: ${attack.name}…`);
       const { outcome, bystander } = await whileAttacked(
-        origin,
+        server.announced,
         bystanderKey,
         server.child.pid as number,
-        () => attack.run({ ...target, key: attackerKeys[n] as string }, ATTACK_MS),
+        () =>
+          attack.run(
+            { ...target, origin: server.announced, key: attackerKeys[n] as string },
+            ATTACK_MS,
+          ),
       );
       const up = server.child.exitCode === null && server.child.signalCode === null;
       rows.push({ flavour, attack: attack.name, outcome, bystander, up });
+      if (Object.keys(bystander.failures).length > 0) {
+        console.log(`  the bystander's failed requests: ${JSON.stringify(bystander.failures)}`);
+      }
       if (!up) break;
       await sleep(1_000);
     }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -153,6 +154,8 @@ export async function createRuntime(
   const webhookNetwork = overrides.network ?? networkPolicyOf(config);
   // Ends live event streams when the server shuts down: draining waits for every request.
   const shutdown = new AbortController();
+  // Every open stream listens for it (OWNER_MAX_STREAMS per owner, many owners): not a leak.
+  setMaxListeners(0, shutdown.signal);
   const listening: Listening = {};
   const app = roles.http
     ? buildApp(parts, { network: webhookNetwork, shutdown: shutdown.signal, listening })

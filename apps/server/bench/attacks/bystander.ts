@@ -8,6 +8,8 @@ const health: number[] = [];
 const list: number[] = [];
 let healthFailed = 0;
 let listFailed = 0;
+// Why requests failed ("429", "503", "TimeoutError", …): printed by the bench with the row.
+const failures: Record<string, number> = {};
 let asking = true;
 process.on("message", () => {
   asking = false;
@@ -18,8 +20,12 @@ async function timed(url: string, headers: Record<string, string>): Promise<numb
   try {
     const reply = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) });
     await reply.arrayBuffer();
-    return reply.status === 200 ? performance.now() - sent : null;
-  } catch {
+    if (reply.status === 200) return performance.now() - sent;
+    failures[reply.status] = (failures[reply.status] ?? 0) + 1;
+    return null;
+  } catch (error) {
+    const name = error instanceof Error ? error.name : "error";
+    failures[name] = (failures[name] ?? 0) + 1;
     return null;
   }
 }
@@ -45,6 +51,7 @@ process.send?.(
       failed: healthFailed,
     },
     list: { p50: quantile(list, 0.5), p99: quantile(list, 0.99), failed: listFailed },
+    failures,
   },
   () => process.exit(0),
 );

@@ -9,6 +9,8 @@ export interface Bystander {
   health: { p50: number; p99: number; max: number; failed: number };
   /** Another owner's `GET /v1/run/list?limit=20`, ms. */
   list: { p50: number; p99: number; failed: number };
+  /** Why the failed requests failed: a status code or an error's name, and how often. */
+  failures: Record<string, number>;
   /** The server process's highest resident set size while the attack ran, MB. */
   peakRssMb: number;
 }
