@@ -1273,7 +1273,7 @@ export interface components {
             data: {
                 [key: string]: unknown;
             } | null;
-            /** @description Where the event happened in the run's video, in milliseconds from its start, so a player can jump to a step: set on the events about a step (`step_*`, `log`, `data_updated`) once the browser shows a page, when the run is recorded; null otherwise (before the first browser step, runs without a browser, the run's own events). */
+            /** @description Where the event happened in the run's video, in milliseconds from its start, so a player can jump to a step: set on the events about a step (`step_*`, `log`, `data_updated`) once the browser shows a page, when the run is recorded; null otherwise (before the first browser step, runs without a browser, the run's own events). It counts from the start of the video of the claim the event belongs to; the API serves the latest claim's video, so only events after the run's last `run_claimed` point into it. */
             video_offset_ms?: number | null;
         };
         RunSkillRequest: {
