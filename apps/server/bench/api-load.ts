@@ -1,15 +1,19 @@
 // The API under load, against its ceiling (a bare Express 5 app answering the same RunSession)
 // and the floor of the libraries it is built on (the same with its access log and validator).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Flavour } from "../src/db/database-url.js";
 import { benchDatabase } from "./support/bench-database.js";
 import { type LoadResult, load } from "./support/load.js";
-import { rssMb, startNode } from "./support/processes.js";
+import { rssMb, startNode, startProcess } from "./support/processes.js";
 import { api, startServe } from "./support/skillrun.js";
 import { ONE_SET_SKILL } from "./support/skills.js";
 
 const CEILING = fileURLToPath(new URL("./support/ceiling-server.mjs", import.meta.url));
 const STACK_FLOOR = fileURLToPath(new URL("./support/stack-floor-server.mjs", import.meta.url));
+const FASTAPI = fileURLToPath(new URL("./support/fastapi-reference.py", import.meta.url));
 
 export interface ApiLoadFigures {
   ceiling: LoadResult;
@@ -20,6 +24,8 @@ export interface ApiLoadFigures {
   get: LoadResult;
   list: LoadResult;
   post: LoadResult;
+  /** The origin's stack (FastAPI, uvicorn, SQLite) serving the same GET and POST. */
+  fastapi: { get: LoadResult; post: LoadResult };
   /** The server's resident set at the end of the load, MB. */
   rssMb: number;
 }
@@ -67,9 +73,48 @@ export async function measureApiLoad(flavour: Flavour, seconds: number): Promise
       seconds,
     });
     const rss = await rssMb(server.child.pid as number);
-    return { ceiling, stackFloor, pageFloor, get, list, post, rssMb: rss };
+    const fastapi = await fastapiLoad(database.key, seconds);
+    return { ceiling, stackFloor, pageFloor, get, list, post, fastapi, rssMb: rss };
   } finally {
     await server.stop();
     await database.drop();
+  }
+}
+
+/** The same GET and POST load against the FastAPI reference, on a SQLite file of its own. */
+async function fastapiLoad(
+  key: string,
+  seconds: number,
+): Promise<{ get: LoadResult; post: LoadResult }> {
+  const dir = mkdtempSync(join(tmpdir(), "skillrun-fastapi-"));
+  const reference = await startProcess(
+    // Debian's python3-fastapi and python3-uvicorn live beside Debian's Python, which another
+    // python3 on PATH (pyenv's, say) does not see.
+    process.env.FASTAPI_PYTHON ?? "/usr/bin/python3",
+    [FASTAPI, join(dir, "runs.db"), key],
+    /listening on (\S+)/,
+  );
+  const headers = { authorization: `Bearer ${key}` };
+  try {
+    const post = (n: number) =>
+      fetch(`${reference.announced}/v1/run/`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ skill_id: "skill_one_set", inputs: { n } }),
+      }).then(async (answer) => (await answer.json()) as { id: string });
+    for (let i = 0; i < 25; i += 1) await post(i);
+    const run = await post(99);
+    return {
+      get: await load(`${reference.announced}/v1/run/${run.id}`, { headers, seconds }),
+      post: await load(`${reference.announced}/v1/run/`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ skill_id: "skill_one_set", inputs: { n: 3 } }),
+        seconds,
+      }),
+    };
+  } finally {
+    await reference.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }

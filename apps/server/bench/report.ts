@@ -37,6 +37,11 @@ const ms = (value: number) => `${Math.round(value)} ms`;
 const ratio = (value: number) => `${value.toFixed(2)}×`;
 const rate = (value: number) => `${Math.round(value).toLocaleString("en")}/s`;
 
+const fastapiText = (api: ApiLoadFigures) =>
+  `${rate(api.fastapi.get.rps)}, p99 ${ms(api.fastapi.get.p99)}; ${rate(api.fastapi.post.rps)}, p99 ${ms(api.fastapi.post.p99)}`;
+const postVersusFastapi = (api: ApiLoadFigures) =>
+  `${ratio(api.post.p99 / api.fastapi.post.p99)}; ${ratio(api.post.rps / api.fastapi.post.rps)}`;
+
 function rows(f: BenchFigures): Row[] {
   const both = <T>(pick: (figures: FlavourFigures) => T) =>
     [pick(f.sqlite), pick(f.postgres)] as const;
@@ -90,6 +95,33 @@ function rows(f: BenchFigures): Row[] {
       postgres: `${rate(f.postgres.api.pageFloor.rps)} = ${ratio(f.postgres.api.pageFloor.rps / f.postgres.api.ceiling.rps)}; p50 ${ms(f.postgres.api.pageFloor.p50)}, p99 ${ms(f.postgres.api.pageFloor.p99)}`,
       target: "(what they leave a page)",
       met: [undefined, undefined],
+    },
+    {
+      figure: "FastAPI reference (uvicorn, SQLite): `GET /run/{id}`; `POST /run/`",
+      sqlite: fastapiText(f.sqlite.api),
+      postgres: fastapiText(f.postgres.api),
+      target: "(the origin's stack, measured beside each flavour)",
+      met: [undefined, undefined],
+    },
+    {
+      figure: "`GET /run/{id}` p99 ÷ FastAPI's p99",
+      sqlite: ratio(f.sqlite.api.get.p99 / f.sqlite.api.fastapi.get.p99),
+      postgres: ratio(f.postgres.api.get.p99 / f.postgres.api.fastapi.get.p99),
+      target: "≤ 2×",
+      met: [...both((figures) => figures.api.get.p99 <= 2 * figures.api.fastapi.get.p99)],
+    },
+    {
+      figure: "`POST /run/` p99 ÷ FastAPI's p99; throughput ÷ FastAPI's",
+      sqlite: postVersusFastapi(f.sqlite.api),
+      postgres: postVersusFastapi(f.postgres.api),
+      target: "p99 ≤ 2×; throughput ≥ 1.0×",
+      met: [
+        ...both(
+          (figures) =>
+            figures.api.post.p99 <= 2 * figures.api.fastapi.post.p99 &&
+            figures.api.post.rps >= figures.api.fastapi.post.rps,
+        ),
+      ],
     },
     apiRow("`GET /run/{id}`", (api) => api.get, 0.5, 20),
     apiRow("`GET /run/list?limit=20`", (api) => api.list, 0.25),

@@ -14,7 +14,7 @@ export interface BenchProcess {
  * what it announced). Its output after that is read and dropped: a server logging every request,
  * as by default, writes to a pipe that is kept drained, as a log collector would.
  */
-export async function startNode(
+export function startNode(
   args: string[],
   ready: RegExp,
   env: Record<string, string> = {},
@@ -22,7 +22,17 @@ export async function startNode(
   // BENCH_CPU_PROF=<dir>: every process started writes a CPU profile there (node --cpu-prof).
   const profile = process.env.BENCH_CPU_PROF;
   const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
-  const child = spawn(process.execPath, [...flags, ...args], {
+  return startProcess(process.execPath, [...flags, ...args], ready, env);
+}
+
+/** `startNode` for any command (the FastAPI reference is python3). */
+export async function startProcess(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  env: Record<string, string> = {},
+): Promise<BenchProcess> {
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
