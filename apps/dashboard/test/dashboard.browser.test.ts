@@ -448,7 +448,7 @@ describe("the dashboard in Chromium", () => {
       await page.goto(`${parking.origin}/ui/runs/${asking.id}`);
       const state = page.locator(".facts .state");
       await page.locator('.facts .state[data-reason="ask"]').waitFor();
-      expect(await state.textContent()).toBe("❚❚Waiting for an answer");
+      expect(await state.textContent()).toBe("?Waiting for an answer");
       const note = page.locator(".facts .state-note");
       await note.getByText("Parked: holds no worker until answered").waitFor();
       expect(await page.locator(".video-placeholder").textContent()).toMatch(
@@ -456,10 +456,11 @@ describe("the dashboard in Chromium", () => {
       );
       await shot("run-parked");
 
-      // The list has no step log: a paused run there reads Paused, whatever it waits for.
+      // The list says so too, from the paused run's step log.
       await page.getByRole("navigation").getByRole("link", { name: "Runs" }).click();
       const row = page.locator(`tr[data-run="${asking.id}"]`);
-      expect(await row.locator(".state").textContent()).toBe("❚❚Paused");
+      await row.locator('.state[data-reason="ask"]').waitFor();
+      expect(await row.locator(".state").textContent()).toBe("?Waiting for an answer");
       await row.getByRole("link", { name: "Ask for a code" }).click();
       await page.getByLabel(/^code/).waitFor();
 
