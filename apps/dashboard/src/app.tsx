@@ -4,6 +4,7 @@ import { ApiProvider } from "./api/api-context.js";
 import { clientFor, storedKey } from "./api/session.js";
 import { useRunStream } from "./live/run-stream.js";
 import { KeysPage } from "./pages/keys/keys-page.js";
+import { OverviewPage } from "./pages/overview/overview-page.js";
 import { RunPage } from "./pages/run/run-page.js";
 import { RunsPage } from "./pages/runs/runs-page.js";
 import { SecretsPage } from "./pages/secrets/secrets-page.js";
@@ -55,6 +56,7 @@ export function App() {
 
 const SECTIONS = [
   { to: "/", label: "Runs", matches: (path: string) => path === "/" || path.startsWith("/runs") },
+  { to: "/overview", label: "Overview", matches: (path: string) => path.startsWith("/overview") },
   { to: "/skills", label: "Skills", matches: (path: string) => path.startsWith("/skills") },
   { to: "/webhooks", label: "Webhooks", matches: (path: string) => path.startsWith("/webhooks") },
   { to: "/secrets", label: "Secrets", matches: (path: string) => path.startsWith("/secrets") },
@@ -109,6 +111,7 @@ function Page(props: { path: string }) {
   if (parts[0] === "skills") return <SkillsPage />;
   if (parts[0] === "webhooks") return <WebhooksPage />;
   if (parts[0] === "secrets") return <SecretsPage />;
+  if (parts[0] === "overview") return <OverviewPage />;
   if (parts[0] === "keys") return <KeysPage />;
   return (
     <section>
