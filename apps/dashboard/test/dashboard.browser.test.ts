@@ -876,6 +876,45 @@ describe("the dashboard in Chromium", () => {
     await page.locator(`tr[data-run="${all[0]?.id}"]`).waitFor();
   });
 
+  it("does not move what it shows while a page loads: layout shift below 0.1 on every page", async () => {
+    const shifts: Record<string, number> = {};
+    for (const path of [
+      "/ui/",
+      `/ui/runs/${demoRunId}`,
+      "/ui/overview",
+      "/ui/skills",
+      "/ui/skills/skill_demo_shop_order",
+      "/ui/webhooks",
+      "/ui/secrets",
+      "/ui/keys",
+    ]) {
+      await page.goto(`${server.origin}${path}`);
+      await page.locator("main h1").first().waitFor();
+      // Until what loads has come: nothing says it is loading any more, and a moment more.
+      await expect.poll(() => page.getByText(/^Loading /).count()).toBe(0);
+      await page.waitForTimeout(1_000);
+      // The layout shifts Chromium recorded since the page opened (none after an input counts).
+      shifts[path] = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            new PerformanceObserver((list) => {
+              let total = 0;
+              for (const entry of list.getEntries() as (PerformanceEntry & {
+                value: number;
+                hadRecentInput: boolean;
+              })[]) {
+                if (!entry.hadRecentInput) total += entry.value;
+              }
+              resolve(total);
+            }).observe({ type: "layout-shift", buffered: true });
+            // No entry at all: nothing moved.
+            setTimeout(() => resolve(0), 500);
+          }),
+      );
+    }
+    for (const [path, shift] of Object.entries(shifts)) expect(shift, path).toBeLessThan(0.1);
+  });
+
   it("fits a phone's width: no page scrolls sideways", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {
