@@ -28,9 +28,10 @@ export function LogPanel(props: {
   // A live log follows its newest step, unless the reader scrolled up to read an older one.
   // A log read whole at once is not followed; one seen live is, up to its last row.
   const around = useRef<HTMLDivElement>(null);
-  const seenLive = useRef(false);
-  if (!log.complete && !ended && log.events.length > 0) seenLive.current = true;
-  useFollowLog(around, log.events.length, seenLive.current);
+  // The run whose log was seen live (the panel stays when the page moves to another run).
+  const seenLive = useRef<string | null>(null);
+  if (!log.complete && !ended && log.events.length > 0) seenLive.current = run.id;
+  useFollowLog(around, log.events.length, seenLive.current === run.id);
   return (
     <Section name="log" title="Step log" className="log-panel">
       <p className="muted" aria-live="polite">
