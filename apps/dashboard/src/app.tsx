@@ -3,15 +3,18 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiProvider } from "./api/api-context.js";
 import { clientFor, storedKey } from "./api/session.js";
 import { useRunStream } from "./live/run-stream.js";
+import { KeysPage } from "./pages/keys/keys-page.js";
+import { OverviewPage } from "./pages/overview/overview-page.js";
 import { RunPage } from "./pages/run/run-page.js";
 import { RunsPage } from "./pages/runs/runs-page.js";
+import { SecretsPage } from "./pages/secrets/secrets-page.js";
 import { SignIn } from "./pages/sign-in.js";
 import { SkillPage } from "./pages/skill/skill-page.js";
 import { SkillsPage } from "./pages/skills-page.js";
 import { WebhooksPage } from "./pages/webhooks/webhooks-page.js";
 import { Link, useLocation } from "./router.js";
 
-/** Signed in (a key in sessionStorage) or not; a 401 anywhere signs out with a note. */
+/** Signed in (a key kept by storedKey) or not; a 401 anywhere signs out with a note. */
 export function App() {
   const queryClient = useQueryClient();
   const [key, setKey] = useState(storedKey.read);
@@ -36,8 +39,8 @@ export function App() {
     return (
       <SignIn
         note={note}
-        onSignedIn={(accepted) => {
-          storedKey.write(accepted);
+        onSignedIn={(accepted, remember) => {
+          storedKey.write(accepted, remember);
           setNote(null);
           setKey(accepted);
         }}
@@ -53,8 +56,11 @@ export function App() {
 
 const SECTIONS = [
   { to: "/", label: "Runs", matches: (path: string) => path === "/" || path.startsWith("/runs") },
+  { to: "/overview", label: "Overview", matches: (path: string) => path.startsWith("/overview") },
   { to: "/skills", label: "Skills", matches: (path: string) => path.startsWith("/skills") },
   { to: "/webhooks", label: "Webhooks", matches: (path: string) => path.startsWith("/webhooks") },
+  { to: "/secrets", label: "Secrets", matches: (path: string) => path.startsWith("/secrets") },
+  { to: "/keys", label: "API keys", matches: (path: string) => path.startsWith("/keys") },
 ];
 
 function Shell(props: { onSignOut: () => void }) {
@@ -104,6 +110,9 @@ function Page(props: { path: string }) {
   if (parts[0] === "skills" && parts[1]) return <SkillPage id={parts[1]} />;
   if (parts[0] === "skills") return <SkillsPage />;
   if (parts[0] === "webhooks") return <WebhooksPage />;
+  if (parts[0] === "secrets") return <SecretsPage />;
+  if (parts[0] === "overview") return <OverviewPage />;
+  if (parts[0] === "keys") return <KeysPage />;
   return (
     <section>
       <h1>Not found</h1>

@@ -115,6 +115,21 @@ const RERUN_FIXED = RERUN_SKILL.replace(
   'if: "{{ false }}"\n    fail: "the check failed"',
 );
 
+// Many short steps: its log outgrows its box while the run goes on.
+const MANY_STEPS_SKILL = `
+id: skill_many_steps
+name: Many short steps
+inputs: []
+steps:
+  - id: rounds
+    for_each:
+      items: "{{ [1..60] }}"
+      as: n
+      steps:
+        - id: tick
+          wait: 150ms
+`;
+
 const FILE_SKILL = `
 id: skill_count_file
 name: Count a file
@@ -197,6 +212,7 @@ beforeAll(async () => {
     SECRET_SKILL,
     NESTED_SKILL,
     RERUN_SKILL,
+    MANY_STEPS_SKILL,
   );
   key = await server.keyFor(OWNER);
   browser = await launchTestBrowser();
@@ -254,6 +270,49 @@ describe("the dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("API key").waitFor();
     expect(await page.evaluate(() => sessionStorage.getItem("skillrun.apiKey"))).toBeNull();
+    await page.getByLabel("API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "No runs yet" }).waitFor();
+  });
+
+  it("asks for the key again in a new tab, unless it was remembered on this device", async () => {
+    const context = page.context();
+    const signedIn = async (tab: Page) => {
+      await tab.goto(`${server.origin}/ui/`);
+      await Promise.race([
+        tab.getByLabel("API key").waitFor(),
+        tab.getByRole("button", { name: "Sign out" }).waitFor(),
+      ]);
+      return tab.getByRole("button", { name: "Sign out" }).isVisible();
+    };
+    // Kept for this tab only: a new tab (a Ctrl-click) asks again.
+    const first = await context.newPage();
+    expect(await signedIn(first)).toBe(false);
+    await first.close();
+
+    // Remembered: every new tab of this browser is signed in, until Sign out.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").fill(key);
+    await page.getByLabel("Remember on this device").check();
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "No runs yet" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("skillrun.apiKey"))).toBe(key);
+    expect(await page.evaluate(() => sessionStorage.getItem("skillrun.apiKey"))).toBeNull();
+    const second = await context.newPage();
+    expect(await signedIn(second)).toBe(true);
+
+    // Signing out in one tab forgets it on the device: the next tab asks again.
+    await second.getByRole("button", { name: "Sign out" }).click();
+    await second.getByLabel("API key").waitFor();
+    expect(await second.evaluate(() => localStorage.getItem("skillrun.apiKey"))).toBeNull();
+    await second.close();
+    const third = await context.newPage();
+    expect(await signedIn(third)).toBe(false);
+    await third.close();
+
+    // Back to this tab's own key for the tests below.
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
     await page.getByLabel("API key").fill(key);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "No runs yet" }).waitFor();
@@ -448,7 +507,7 @@ describe("the dashboard in Chromium", () => {
       await page.goto(`${parking.origin}/ui/runs/${asking.id}`);
       const state = page.locator(".facts .state");
       await page.locator('.facts .state[data-reason="ask"]').waitFor();
-      expect(await state.textContent()).toBe("❚❚Waiting for an answer");
+      expect(await state.textContent()).toBe("?Waiting for an answer");
       const note = page.locator(".facts .state-note");
       await note.getByText("Parked: holds no worker until answered").waitFor();
       expect(await page.locator(".video-placeholder").textContent()).toMatch(
@@ -456,10 +515,11 @@ describe("the dashboard in Chromium", () => {
       );
       await shot("run-parked");
 
-      // The list has no step log: a paused run there reads Paused, whatever it waits for.
+      // The list says so too, from the paused run's step log.
       await page.getByRole("navigation").getByRole("link", { name: "Runs" }).click();
       const row = page.locator(`tr[data-run="${asking.id}"]`);
-      expect(await row.locator(".state").textContent()).toBe("❚❚Paused");
+      await row.locator('.state[data-reason="ask"]').waitFor();
+      expect(await row.locator(".state").textContent()).toBe("?Waiting for an answer");
       await row.getByRole("link", { name: "Ask for a code" }).click();
       await page.getByLabel(/^code/).waitFor();
 
@@ -683,6 +743,117 @@ describe("the dashboard in Chromium", () => {
     await page.getByText("round 2", { exact: true }).waitFor();
   });
 
+  it("follows a live run's newest step in its log, until the reader scrolls up", async () => {
+    const started = await api<Run>("POST", "/run/", { skill_id: "skill_many_steps" });
+    await page.goto(`${server.origin}/ui/runs/${started.id}`);
+    const log = page.locator(".step-log");
+    const box = () =>
+      log.evaluate((list) => ({
+        fromBottom: list.scrollHeight - list.scrollTop - list.clientHeight,
+        scrollTop: list.scrollTop,
+        overflow: list.scrollHeight - list.clientHeight,
+        rows: list.querySelectorAll("li").length,
+      }));
+    // Grown past its box while the run goes on: at its newest row.
+    await expect.poll(async () => (await box()).overflow, { timeout: 30_000 }).toBeGreaterThan(200);
+    expect(await shownState()).toBe("play");
+    expect((await box()).fromBottom).toBeLessThanOrEqual(24);
+    // Scrolled up by the reader: it stays where they put it while rows come.
+    await log.evaluate((list) => {
+      list.scrollTop = 0;
+    });
+    const before = (await box()).rows;
+    await expect
+      .poll(async () => (await box()).rows, { timeout: 30_000 })
+      .toBeGreaterThan(before + 4);
+    expect((await box()).scrollTop).toBe(0);
+    // Back at the bottom, it follows again.
+    await log.evaluate((list) => {
+      list.scrollTop = list.scrollHeight;
+    });
+    const again = (await box()).rows;
+    await expect
+      .poll(async () => (await box()).rows, { timeout: 30_000 })
+      .toBeGreaterThan(again + 4);
+    expect((await box()).fromBottom).toBeLessThanOrEqual(24);
+    await api<string>("POST", `/run/${started.id}/cancel`);
+  });
+
+  it("sets and deletes a secret, never showing its value", async () => {
+    await page.getByRole("navigation").getByRole("link", { name: "Secrets" }).click();
+    await page.getByRole("heading", { name: "Secrets", level: 1 }).waitFor();
+    await page.getByText("No secrets yet.").waitFor();
+    await page.getByLabel("Name").fill("SHOP_TOKEN");
+    expect(await page.getByLabel("Value").getAttribute("type")).toBe("password");
+    await page.getByLabel("Value").fill("tok-very-secret");
+    await page.getByRole("button", { name: "Set secret" }).click();
+    await page.locator('tr[data-secret="SHOP_TOKEN"]').waitFor();
+    expect(await page.getByLabel("Value").inputValue()).toBe("");
+    expect(await page.content()).not.toContain("tok-very-secret");
+    await shot("secrets");
+    // A name the API refuses: its message at the field, without FastAPI's "Value error, ".
+    await page.getByLabel("Name").fill("9lives");
+    await page.getByLabel("Value").fill("x");
+    await page.getByRole("button", { name: "Set secret" }).click();
+    const issue = page.locator("#secret-name-error");
+    await issue.waitFor();
+    expect(await issue.textContent()).not.toMatch(/^Value error/);
+    // Deleting asks once more.
+    await page.getByRole("button", { name: "Delete secret SHOP_TOKEN" }).click();
+    await page.getByRole("button", { name: "Delete secret SHOP_TOKEN for good" }).click();
+    await page.getByText("No secrets yet.").waitFor();
+    expect(await api<unknown[]>("GET", "/secret/list")).toEqual([]);
+  });
+
+  it("creates a key with scopes, shows it once to copy, and revokes it", async () => {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("navigation").getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    await page.getByLabel("What it is for (optional)").fill("nightly report");
+    await page.getByRole("checkbox", { name: "runs:write" }).check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const shown = page.locator("#new-key");
+    await shown.waitFor();
+    const created = await shown.inputValue();
+    expect(created).toMatch(/^sk_/);
+    await page.getByRole("button", { name: "Copy the key" }).click();
+    await page.getByText("Copied.").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(created);
+    // The new key works, with its scopes.
+    const runs = await fetch(`${server.baseUrl}/run/list?limit=1`, {
+      headers: { authorization: `Bearer ${created}` },
+    });
+    expect(runs.status).toBe(200);
+    const row = page.locator("tr", { hasText: "nightly report" });
+    await row.waitFor();
+    expect(await row.locator("td").nth(1).textContent()).toBe("runs:read, runs:write");
+    await shot("keys");
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    expect(await shown.count()).toBe(0);
+    await page.getByRole("button", { name: "Revoke key nightly report" }).click();
+    await page.getByRole("button", { name: "Revoke key nightly report for good" }).click();
+    await row.waitFor({ state: "detached" });
+    const refused = await fetch(`${server.baseUrl}/run/list?limit=1`, {
+      headers: { authorization: `Bearer ${created}` },
+    });
+    expect(refused.status).toBe(401);
+  });
+
+  it("shows an overview of the last 24 hours: runs by state, failures by skill, the queue", async () => {
+    const figures = await api<{ by_state: Record<string, number> }>("GET", "/run/summary");
+    await page.getByRole("navigation").getByRole("link", { name: "Overview" }).click();
+    const finished = page.locator('.by-state tr[data-state="finish"] td').nth(1);
+    await expect.poll(() => finished.textContent()).toBe(String(figures.by_state.finish));
+    expect(figures.by_state.finish).toBeGreaterThan(0);
+    // The skill that failed in the tests above is named.
+    await page.locator('.failing tr[data-skill="skill_rerun"]').waitFor();
+    const bar = await page
+      .locator('.state-bars g[data-state="finish"] rect')
+      .evaluate((rect) => rect.getBoundingClientRect().width);
+    expect(bar).toBeGreaterThan(0);
+    await shot("overview");
+  });
+
   it("pages through the runs with their cursor", async () => {
     for (let i = 0; i < 26; i++) {
       await api<Run>("POST", "/run/", { skill_id: "skill_sum", inputs: { a: i, b: 1 } });
@@ -705,6 +876,45 @@ describe("the dashboard in Chromium", () => {
     await page.locator(`tr[data-run="${all[0]?.id}"]`).waitFor();
   });
 
+  it("does not move what it shows while a page loads: layout shift below 0.1 on every page", async () => {
+    const shifts: Record<string, number> = {};
+    for (const path of [
+      "/ui/",
+      `/ui/runs/${demoRunId}`,
+      "/ui/overview",
+      "/ui/skills",
+      "/ui/skills/skill_demo_shop_order",
+      "/ui/webhooks",
+      "/ui/secrets",
+      "/ui/keys",
+    ]) {
+      await page.goto(`${server.origin}${path}`);
+      await page.locator("main h1").first().waitFor();
+      // Until what loads has come: nothing says it is loading any more, and a moment more.
+      await expect.poll(() => page.getByText(/^Loading /).count()).toBe(0);
+      await page.waitForTimeout(1_000);
+      // The layout shifts Chromium recorded since the page opened (none after an input counts).
+      shifts[path] = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            new PerformanceObserver((list) => {
+              let total = 0;
+              for (const entry of list.getEntries() as (PerformanceEntry & {
+                value: number;
+                hadRecentInput: boolean;
+              })[]) {
+                if (!entry.hadRecentInput) total += entry.value;
+              }
+              resolve(total);
+            }).observe({ type: "layout-shift", buffered: true });
+            // No entry at all: nothing moved.
+            setTimeout(() => resolve(0), 500);
+          }),
+      );
+    }
+    for (const [path, shift] of Object.entries(shifts)) expect(shift, path).toBeLessThan(0.1);
+  });
+
   it("fits a phone's width: no page scrolls sideways", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {
@@ -713,6 +923,9 @@ describe("the dashboard in Chromium", () => {
         `/ui/runs/${demoRunId}`,
         "/ui/skills/skill_demo_shop_order",
         "/ui/webhooks",
+        "/ui/overview",
+        "/ui/secrets",
+        "/ui/keys",
       ]) {
         await page.goto(`${server.origin}${path}`);
         await page.locator("main h1").first().waitFor();
@@ -721,6 +934,21 @@ describe("the dashboard in Chromium", () => {
         );
         expect(overflow, path).toBeLessThanOrEqual(0);
         if (path.startsWith("/ui/runs/")) await shot("phone-run");
+        if (path === "/ui/") {
+          // Each run's id on a line or two, not a character a line.
+          const id = page.locator("tr[data-run] .sub.mono").first();
+          await id.waitFor();
+          const shape = await id.evaluate((span) => ({
+            width: span.getBoundingClientRect().width,
+            lines: Math.round(
+              span.getBoundingClientRect().height /
+                Number.parseFloat(getComputedStyle(span).lineHeight),
+            ),
+          }));
+          expect(shape.width).toBeGreaterThan(250);
+          expect(shape.lines).toBeLessThanOrEqual(2);
+          await shot("phone-runs");
+        }
       }
     } finally {
       await page.setViewportSize({ width: 1280, height: 720 });

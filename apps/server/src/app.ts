@@ -219,6 +219,7 @@ export function createApp(deps: AppDeps): Express {
       signer,
       linkBase,
       inputLimits: deps.config.inputLimits,
+      clock: deps.clock,
     }),
   );
   app.use("/v1", runPausesRouter(deps.runPauses));

@@ -71,6 +71,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/run/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Figures of the caller's recent runs
+         * @description Skillrun's extension, for an overview without paging every run: the caller's runs
+         *     started since `since` (the last 24 hours by default) counted by their state now, the
+         *     skills whose runs failed (`reset`) or timed out among them, and how many runs are queued
+         *     now (whenever they were started).
+         *
+         *     Each figure is counted from an index, and at most 100,000 runs are counted for each:
+         *     a figure of 100,000 means "at least". `since` may go back 7 days at most.
+         */
+        get: operations["getRunSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/run/stream": {
         parameters: {
             query?: never;
@@ -1182,6 +1208,45 @@ export interface components {
              */
             waiting_for?: components["schemas"]["WaitingFor"] | null;
         };
+        /** @description Figures of the caller's runs started since `since`, and of its queue now. */
+        RunSummary: {
+            /**
+             * Format: date-time
+             * @description The start of the counted span (the request's `since`, or 24 hours ago).
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description When the figures were read.
+             */
+            until: string;
+            /**
+             * @description The runs started in the span, by their state now (`queued` for the state null; no
+             *     run enters `editing`). Each at most 100,000.
+             */
+            by_state: {
+                queued: number;
+                play: number;
+                pause: number;
+                finish: number;
+                reset: number;
+                cancel: number;
+                timeout: number;
+            };
+            /**
+             * @description The skills with the most runs started in the span that failed (`reset`) or timed
+             *     out, most first (then by skill id); at most 10, none without a failure.
+             */
+            failures_by_skill: {
+                skill_id: string;
+                /** @description Runs of the skill that ended in `reset`. */
+                failed: number;
+                /** @description Runs of the skill that ended in `timeout`. */
+                timed_out: number;
+            }[];
+            /** @description The caller's runs queued now, whenever started (at most 100,000). */
+            queue_depth: number;
+        };
         /** @enum {string} */
         WaitingFor: "slot" | "owner_limit" | "skill_limit" | "concurrency_key" | "profile" | "agent";
         /** @description The run a rerun reruns, and the step it started at. */
@@ -2129,6 +2194,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunSession"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRunSummary: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Count the runs started at or after this instant (RFC 3339); the last 24 hours when
+                 *     absent. At most 7 days back, and not in the future. Its `:` may be sent as is.
+                 */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSummary"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -16,6 +16,17 @@ export class CallFailed extends Error {
   }
 }
 
+/**
+ * FastAPI (and so the API) starts the message of a check that failed in code with "Value
+ * error, "; the body keeps it, the reader needs only what follows.
+ */
+const VALUE_ERROR_PREFIX = /^Value error,\s*/;
+
+/** An issue with its message as a person reads it (without FastAPI's "Value error, "). */
+function readable(issue: FieldIssue): FieldIssue {
+  return { ...issue, msg: String(issue.msg ?? "").replace(VALUE_ERROR_PREFIX, "") };
+}
+
 /** The call's data, or a CallFailed built from its error answer. */
 export function dataOf<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.error === undefined && result.response.ok) return result.data as T;
@@ -26,11 +37,13 @@ export function dataOf<T>(result: { data?: T; error?: unknown; response: Respons
 export function failureOf(response: Response, body: unknown): CallFailed {
   const detail = (body as { detail?: unknown } | undefined)?.detail;
   if (Array.isArray(detail)) {
-    const issues = detail as FieldIssue[];
+    const issues = (detail as FieldIssue[]).map(readable);
     const text = issues.map((issue) => `${issue.loc.join(".")}: ${issue.msg}`).join("; ");
     return new CallFailed(response.status, text || `Refused (${response.status})`, issues);
   }
-  if (typeof detail === "string") return new CallFailed(response.status, detail);
+  if (typeof detail === "string") {
+    return new CallFailed(response.status, detail.replace(VALUE_ERROR_PREFIX, ""));
+  }
   return new CallFailed(response.status, `The server answered ${response.status}`);
 }
 
@@ -38,9 +51,10 @@ export function failureOf(response: Response, body: unknown): CallFailed {
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   const detail = (error as { detail?: unknown } | null)?.detail;
-  if (typeof detail === "string") return detail;
+  if (typeof detail === "string") return detail.replace(VALUE_ERROR_PREFIX, "");
   if (Array.isArray(detail)) {
     return (detail as FieldIssue[])
+      .map(readable)
       .map((issue) => `${issue.loc.join(".")}: ${issue.msg}`)
       .join("; ");
   }

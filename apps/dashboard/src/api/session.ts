@@ -2,11 +2,21 @@ import { createSkillrunClient, type SkillrunClient } from "@skillrun/client";
 
 const KEY_ITEM = "skillrun.apiKey";
 
-/** The API key of this tab's session: kept in sessionStorage (gone with the tab), never in a URL. */
+/**
+ * The API key of the signed-in user, never in a URL: in sessionStorage (this tab only, gone with
+ * it), or in localStorage (every tab of this browser profile, until sign-out) when the user chose
+ * "remember on this device" (see docs/security.md). Signing out clears both.
+ */
 export const storedKey = {
-  read: (): string | null => sessionStorage.getItem(KEY_ITEM),
-  write: (key: string): void => sessionStorage.setItem(KEY_ITEM, key),
-  clear: (): void => sessionStorage.removeItem(KEY_ITEM),
+  read: (): string | null => sessionStorage.getItem(KEY_ITEM) ?? localStorage.getItem(KEY_ITEM),
+  write: (key: string, remember = false): void => {
+    storedKey.clear();
+    (remember ? localStorage : sessionStorage).setItem(KEY_ITEM, key);
+  },
+  clear: (): void => {
+    sessionStorage.removeItem(KEY_ITEM);
+    localStorage.removeItem(KEY_ITEM);
+  },
 };
 
 /**

@@ -23,3 +23,8 @@ export function runsListKey(filters?: RunsFilters, cursor?: string) {
 export function runKey(id: string) {
   return ["run", id] as const;
 }
+
+/** Why a paused run waits, as the run list reads it from the run's log. */
+export function pauseReasonKey(id: string) {
+  return ["pause-reason", id] as const;
+}

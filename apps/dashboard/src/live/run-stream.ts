@@ -3,7 +3,7 @@ import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { useEffect } from "react";
 import { useApi } from "../api/api-context.js";
-import { type RunsPageData, runKey, runsListKey } from "./query-keys.js";
+import { pauseReasonKey, type RunsPageData, runKey, runsListKey } from "./query-keys.js";
 
 const RECONNECT_MS = 2_000;
 
@@ -50,6 +50,8 @@ export function useRunStream(): void {
 
 /** Puts a run as the stream sent it into the cache (it lacks `video_url`: the cached one stays). */
 export function applyRunChange(queryClient: QueryClient, run: RunSession): void {
+  // Why it was paused may no longer hold (resumed, paused again): read again when shown.
+  queryClient.removeQueries({ queryKey: pauseReasonKey(run.id) });
   queryClient.setQueryData<RunSession>(runKey(run.id), (old) =>
     old ? { ...old, ...run, video_url: old.video_url } : old,
   );

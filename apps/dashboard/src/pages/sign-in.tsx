@@ -4,11 +4,15 @@ import { clientFor } from "../api/session.js";
 import { useTitle } from "../router.js";
 
 /** Asks for an API key and checks it with one call before keeping it. */
-export function SignIn(props: { note: string | null; onSignedIn: (key: string) => void }) {
+export function SignIn(props: {
+  note: string | null;
+  onSignedIn: (key: string, remember: boolean) => void;
+}) {
   useTitle("Sign in");
   const [key, setKey] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [remember, setRemember] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -27,7 +31,7 @@ export function SignIn(props: { note: string | null; onSignedIn: (key: string) =
       const { response } = await client.GET("/skill/list");
       if (refused) setError("The server did not accept this API key.");
       else if (!response.ok) setError(`The server answered ${response.status}.`);
-      else props.onSignedIn(trimmed);
+      else props.onSignedIn(trimmed, remember);
     } catch (caught) {
       setError(`The server could not be reached: ${messageOf(caught)}`);
     } finally {
@@ -58,8 +62,21 @@ export function SignIn(props: { note: string | null; onSignedIn: (key: string) =
         />
         <p id="api-key-help" className="help">
           A key starts with <code>sk_</code>. <code>npm start</code> prints one for the owner{" "}
-          <code>demo</code>; <code>skillrun keys create --owner NAME</code> makes others. It is kept
-          in this tab only, until you sign out or close it.
+          <code>demo</code>; <code>skillrun keys create --owner NAME</code> makes others.
+        </p>
+        <label className="check">
+          <input
+            name="remember"
+            type="checkbox"
+            checked={remember}
+            aria-describedby="remember-help"
+            onChange={(event) => setRemember(event.target.checked)}
+          />{" "}
+          Remember on this device
+        </label>
+        <p id="remember-help" className="help">
+          The key is kept in this tab only, until you sign out or close it. Remembered, it is kept
+          in this browser for every tab until you sign out: not on a shared computer.
         </p>
         {error && (
           <p id="api-key-error" className="error" role="alert">

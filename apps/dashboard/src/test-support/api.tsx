@@ -21,11 +21,15 @@ export function refused(...issues: [(string | number)[], string][]): Response {
 }
 
 /**
- * A run's step log as `GET /v1/run/{id}/events/stream` sends it to `request`: `events`, then the
- * stream stays open (the run goes on) until the client lets go of it.
+ * A run's step log as `GET /v1/run/{id}/events/stream` sends it to `request`: `events` (those
+ * after its `Last-Event-ID`), then the stream stays open (the run goes on) until the client lets
+ * go of it.
  */
 export function eventStream(request: Request, events: RunEvent[]): Response {
-  const text = events.map((event) => `id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`);
+  const after = Number(request.headers.get("last-event-id") ?? -1);
+  const text = events
+    .filter((event) => event.id > after)
+    .map((event) => `id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(new TextEncoder().encode(text.join("")));
@@ -35,6 +39,17 @@ export function eventStream(request: Request, events: RunEvent[]): Response {
     },
   });
   return new Response(body, { headers: { "content-type": "text/event-stream" } });
+}
+
+/**
+ * The events of a run that `GET /v1/run/{id}` and its events API answer with: one page of
+ * `GET /events` holds `written`, and the stream (after the last of them) sends `streamed`.
+ */
+export function runAnswers(request: Request, written: RunEvent[], streamed: RunEvent[] = []) {
+  const path = new URL(request.url).pathname;
+  if (path.endsWith("/events/stream")) return eventStream(request, [...written, ...streamed]);
+  if (path.endsWith("/events")) return json(written);
+  return undefined;
 }
 
 export interface RenderedWithApi extends Rendered {

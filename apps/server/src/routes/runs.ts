@@ -5,6 +5,7 @@ import type { SkillRepository, SkillToRun } from "../db/repositories/skills.js";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import { isStorableText } from "../db/storable-text.js";
 import type { RunSession } from "../domain/api-types.js";
+import type { Clock } from "../domain/clock.js";
 import {
   decodeCursor,
   decodeEventCursor,
@@ -23,6 +24,7 @@ import {
 import type { InputLimits } from "../domain/input-limits.js";
 import { checkRunInputs, concurrencyOf, profileOf } from "../domain/run-inputs.js";
 import { describedState, isTerminal } from "../domain/run-state-machine.js";
+import { summarySince } from "../domain/summary-span.js";
 import type { FileStore } from "../files/file-store.js";
 import type { VideoUrlSigner } from "../files/signed-url.js";
 import { ownerOf } from "../http/auth.js";
@@ -43,6 +45,7 @@ export function runsRouter(deps: {
   /** The base of the absolute links written for a request (see http/public-url.ts). */
   linkBase: (req: Origin) => string;
   inputLimits: InputLimits;
+  clock: Clock;
 }): Router {
   const { runs, runEvents, skills, fileStore, signer } = deps;
   const router = express.Router();
@@ -173,6 +176,15 @@ export function runsRouter(deps: {
         setNextLink(req, res, "/v1/run/list", next);
       }
       res.json(page.runs.map((run) => withVideoUrl(req, run)));
+    }),
+  );
+
+  // Declared before /run/:id so that `summary` is never taken for an id.
+  router.get(
+    "/run/summary",
+    operation("getRunSummary", async (req, res) => {
+      const since = summarySince(req.query.since, deps.clock.now());
+      res.json(await runs.summary(ownerOf(req), since));
     }),
   );
 

@@ -15,6 +15,7 @@ type Send = (ctx: Ctx, key: string | undefined) => Promise<Reply>;
 const GUARDED: Record<string, [Scope, string, (ctx: Ctx) => string]> = {
   startRun: ["runs:write", "POST", () => "/v1/run/"],
   listRuns: ["runs:read", "GET", () => "/v1/run/list"],
+  getRunSummary: ["runs:read", "GET", () => "/v1/run/summary"],
   streamRuns: ["runs:read", "GET", () => "/v1/run/stream"],
   getRun: ["runs:read", "GET", (ctx) => `/v1/run/${ctx.aliceRun}`],
   cancelRun: ["runs:write", "POST", (ctx) => `/v1/run/${ctx.aliceRun}/cancel`],

@@ -470,6 +470,97 @@ export const table: Table = {
     "500": failing((ctx) => call(ctx.broken.origin, "GET", "/v1/run/list", { key: ctx.brokenKey })),
   },
 
+  getRunSummary: {
+    "200": [
+      {
+        name: "the last 24 hours",
+        send: (ctx) => call(ctx.main.origin, "GET", "/v1/run/summary", { key: ctx.alice }),
+        check: (reply) => {
+          const body = reply.body as { by_state: Record<string, number>; queue_depth: number };
+          const counted = Object.values(body.by_state).reduce((sum, runs) => sum + runs, 0);
+          expect(counted).toBeGreaterThan(1);
+          expect(body.queue_depth).toBeGreaterThan(0);
+        },
+      },
+      {
+        name: "since a given time, its colons sent as they are",
+        send: (ctx) => {
+          const since = new Date(Date.now() - 7_200_000).toISOString();
+          return call(ctx.main.origin, "GET", `/v1/run/summary?since=${since}`, { key: ctx.alice });
+        },
+        check: (reply) =>
+          expect(Date.now() - Date.parse((reply.body as { since: string }).since)).toBeGreaterThan(
+            7_100_000,
+          ),
+      },
+      {
+        name: "since a given time",
+        send: (ctx) => {
+          const since = new Date(Date.now() - 3_600_000).toISOString();
+          return call(
+            ctx.main.origin,
+            "GET",
+            `/v1/run/summary?since=${encodeURIComponent(since)}`,
+            { key: ctx.alice },
+          );
+        },
+        check: (reply) => {
+          const since = Date.parse((reply.body as { since: string }).since);
+          expect(Date.now() - since).toBeLessThan(3_700_000);
+        },
+      },
+    ],
+    "401": unauthorized((ctx, key) => call(ctx.main.origin, "GET", "/v1/run/summary", { key })),
+    "422": [
+      {
+        name: "since that is not a date-time",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", "/v1/run/summary?since=yesterday", { key: ctx.alice }),
+      },
+      {
+        name: "since more than 7 days back",
+        send: (ctx) => {
+          const since = new Date(Date.now() - 8 * 24 * 3_600_000).toISOString();
+          return call(
+            ctx.main.origin,
+            "GET",
+            `/v1/run/summary?since=${encodeURIComponent(since)}`,
+            { key: ctx.alice },
+          );
+        },
+        check: (reply) =>
+          expect(reply.body).toEqual({
+            detail: [
+              {
+                loc: ["query", "since"],
+                msg: "Value error, since goes back more than 7 days",
+                type: "value_error",
+              },
+            ],
+          }),
+      },
+      {
+        name: "since in the future",
+        send: (ctx) => {
+          const since = new Date(Date.now() + 3_600_000).toISOString();
+          return call(
+            ctx.main.origin,
+            "GET",
+            `/v1/run/summary?since=${encodeURIComponent(since)}`,
+            { key: ctx.alice },
+          );
+        },
+        check: (reply) =>
+          expect(reply.body).toMatchObject({
+            detail: [{ msg: "Value error, since is in the future" }],
+          }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "GET", "/v1/run/summary", { key: ctx.brokenKey }),
+    ),
+  },
+
   getRun: {
     "200": [
       {

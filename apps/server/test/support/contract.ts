@@ -39,7 +39,16 @@ import { VIDEO_BYTES } from "./videos.js";
 
 /** The operations of each resource, by operationId; test/contract/<resource>.test.ts runs them. */
 export const CONTRACT_RESOURCES = {
-  runs: ["startRun", "listRuns", "getRun", "cancelRun", "pauseRun", "resumeRun", "rerunRun"],
+  runs: [
+    "startRun",
+    "listRuns",
+    "getRunSummary",
+    "getRun",
+    "cancelRun",
+    "pauseRun",
+    "resumeRun",
+    "rerunRun",
+  ],
   streams: ["listRunEvents", "streamRuns", "streamRunEvents"],
   videos: ["getRunVideoUrl", "getRunVideo"],
   files: ["listRunFiles", "getRunFile", "uploadFile", "deleteFile"],

@@ -40,6 +40,7 @@ export const failingRuns = {
   queueFull: fail,
   get: fail,
   list: fail,
+  summary: fail,
   cancel: fail,
   createRerun: fail,
   checkpoint: fail,

@@ -329,6 +329,17 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
           if (q.cursor !== undefined) values.push(["cursor", [q.cursor]]);
           return make(`${pathOf(op, "")}${queryText(values)}`);
         });
+    case "getRunSummary":
+      // Valid: absent, or an instant within the last 7 days (minutes back, so none is future).
+      return fc
+        .option(fc.integer({ min: 1, max: 7 * 24 * 60 - 1 }), { nil: undefined })
+        .map((minutes) =>
+          make(
+            minutes === undefined
+              ? pathOf(op, "")
+              : `${pathOf(op, "")}${queryText([["since", [encodeURIComponent(new Date(Date.now() - minutes * 60_000).toISOString())]]])}`,
+          ),
+        );
     case "listRunEvents":
       return fc
         .record({

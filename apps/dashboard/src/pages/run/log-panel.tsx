@@ -1,10 +1,11 @@
 import { isTerminalState, type RunSession } from "@skillrun/client";
-import { useCallback } from "react";
+import { useCallback, useRef } from "react";
 import { ErrorNote } from "../../components/error-note.js";
 import { Section } from "../../components/section.js";
 import { StepLog } from "../../components/step-log/step-log.js";
 import type { RunEvents } from "../../live/run-events.js";
 import { RerunStepButton } from "./rerun-step-button.js";
+import { useFollowLog } from "./use-follow-log.js";
 
 /**
  * The step log under its heading, saying whether it is live (or parked) or whole, and why it
@@ -24,6 +25,13 @@ export function LogPanel(props: {
     [run.id],
   );
   const ended = isTerminalState(run.state);
+  // A live log follows its newest step, unless the reader scrolled up to read an older one.
+  // A log read whole at once is not followed; one seen live is, up to its last row.
+  const around = useRef<HTMLDivElement>(null);
+  // The run whose log was seen live (the panel stays when the page moves to another run).
+  const seenLive = useRef<string | null>(null);
+  if (!log.complete && !ended && log.events.length > 0) seenLive.current = run.id;
+  useFollowLog(around, log.events.length, seenLive.current === run.id);
   return (
     <Section name="log" title="Step log" className="log-panel">
       <p className="muted" aria-live="polite">
@@ -36,11 +44,13 @@ export function LogPanel(props: {
               : "Live: steps appear as they run."}
       </p>
       <ErrorNote error={log.error} prefix="The step log stopped" />
-      <StepLog
-        events={log.events}
-        onSeek={props.onSeek}
-        stepAction={ended ? rerunFrom : undefined}
-      />
+      <div ref={around}>
+        <StepLog
+          events={log.events}
+          onSeek={props.onSeek}
+          stepAction={ended ? rerunFrom : undefined}
+        />
+      </div>
     </Section>
   );
 }

@@ -71,13 +71,14 @@ describe("what can be done to a run", () => {
       data: { error: { step: "step 2 (fail)", message: "too short" } },
     });
     const msg =
-      "Value error, the checkpoint before step step 2 (fail) was 9000000 bytes, more than RUN_CHECKPOINT_MAX_BYTES, and was not kept";
+      "the checkpoint before step step 2 (fail) was 9000000 bytes, more than RUN_CHECKPOINT_MAX_BYTES, and was not kept";
     const { container } = await renderWithApi(<RunActions run={run} paused={null} />, () =>
-      refused([["body", "from_step"], msg]),
+      refused([["body", "from_step"], `Value error, ${msg}`]),
     );
     const before = window.location.pathname;
     await click(button(container, "Rerun from the failed step"));
-    // In the server's words, without the place it names: a rerun is sent its step alone.
+    // In the server's words, without the place it names (a rerun is sent its step alone) or
+    // FastAPI's "Value error, ".
     await waitFor(() => expect(find(container, '[role="alert"]').textContent).toBe(msg));
     expect(window.location.pathname).toBe(before);
   });

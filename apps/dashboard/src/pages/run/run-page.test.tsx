@@ -1,6 +1,6 @@
 import type { RunEvent, RunSession } from "@skillrun/client";
 import { describe, expect, it } from "vitest";
-import { eventStream, json, renderWithApi } from "../../test-support/api.js";
+import { json, renderWithApi, runAnswers } from "../../test-support/api.js";
 import { runEvent, runSession, step } from "../../test-support/fixtures.js";
 import { button, click, find, waitFor } from "../../test-support/render.js";
 import { RunPage } from "./run-page.js";
@@ -22,9 +22,8 @@ const requested = runEvent({ id: 3, type: "run_paused", data: { reason: "request
 async function runPage(run: RunSession, events: RunEvent[], rows = events.length) {
   const rendered = await renderWithApi(<RunPage id={run.id} />, (request) => {
     const path = new URL(request.url).pathname;
-    if (path.endsWith("/events/stream")) return eventStream(request, events);
     if (path.endsWith("/files")) return json([]);
-    return json(run);
+    return runAnswers(request, events) ?? json(run);
   });
   const { container } = rendered;
   // The run, then the log's rows, which arrive in one render once the stream has sent them.
@@ -45,7 +44,7 @@ describe("the run page of a paused run", () => {
       askStarted,
       asked,
     ]);
-    expect(stateShown(container)).toBe("❚❚Waiting for an answer");
+    expect(stateShown(container)).toBe("?Waiting for an answer");
     expect(find(container, ".facts .state").dataset.state).toBe("pause");
     expect(find(container, ".ask .prompt").textContent).toBe("The code?");
     expect(container.querySelector(".facts .state-note")).toBeNull();
@@ -87,7 +86,7 @@ describe("the run page of a parked run", () => {
       asked,
       parkedAt(4, inAnHour()),
     ]);
-    expect(stateShown(container)).toBe("❚❚Waiting for an answer");
+    expect(stateShown(container)).toBe("?Waiting for an answer");
     expect(parkedNote(container)).toBe("Parked: holds no worker until answered");
     expect(find(container, ".ask .prompt").textContent).toBe("The code?");
     // Its browser is closed: neither the video nor the log says a run is under way.

@@ -1,5 +1,5 @@
 import { useApi } from "../../api/api-context.js";
-import { RUN_STATES, stateText } from "../../components/run-state.js";
+import { FILTER_STATES, stateText } from "../../components/run-state.js";
 import type { RunsFilters } from "../../live/query-keys.js";
 
 /** The list's filters: a skill of the caller's and a state, each applied as it is chosen. */
@@ -35,7 +35,7 @@ export function RunsFilterForm(props: {
         >
           <option value="">Any state</option>
           {/* In the words the list shows the states in. */}
-          {RUN_STATES.map((state) => (
+          {FILTER_STATES.map((state) => (
             <option key={state} value={state}>
               {stateText(state)}
             </option>

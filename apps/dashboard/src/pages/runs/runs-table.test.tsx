@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { json, renderWithApi } from "../../test-support/api.js";
-import { runSession } from "../../test-support/fixtures.js";
-import { find } from "../../test-support/render.js";
+import { runEvent, runSession } from "../../test-support/fixtures.js";
+import { find, waitFor } from "../../test-support/render.js";
 import { RunsTable } from "./runs-table.js";
 
 const runs = [
@@ -40,12 +40,38 @@ describe("the runs table", () => {
     expect(duration("run_f")).toBe("2.5 s");
   });
 
-  it("says Paused for every paused run: why it waits is in its step log, not in the list", async () => {
-    const paused = runSession({ id: "run_a", state: "pause" });
-    const { container } = await renderWithApi(<RunsTable runs={[paused]} filtered={false} />, () =>
-      json({}),
+  it("says which paused runs wait for an answer, from their step logs, reading only those", async () => {
+    const asking = runSession({ id: "run_a", state: "pause" });
+    const held = runSession({ id: "run_h", state: "pause" });
+    const { container, calls } = await renderWithApi(
+      <RunsTable runs={[asking, held, ...runs]} filtered={false} />,
+      (request) => {
+        const path = new URL(request.url).pathname;
+        if (path === "/v1/run/run_a/events") {
+          return json([
+            runEvent({ id: 1, type: "run_claimed", run_id: "run_a" }),
+            runEvent({ id: 2, type: "run_paused", run_id: "run_a", data: { reason: "ask" } }),
+          ]);
+        }
+        if (path === "/v1/run/run_h/events") {
+          return json([
+            runEvent({ id: 3, type: "run_paused", run_id: "run_h", data: { reason: "ask" } }),
+            runEvent({ id: 4, type: "run_resumed", run_id: "run_h" }),
+            runEvent({ id: 5, type: "run_paused", run_id: "run_h", data: { reason: "requested" } }),
+          ]);
+        }
+        return json({});
+      },
     );
-    expect(find(container, 'tr[data-run="run_a"] .state').textContent).toBe("❚❚Paused");
+    const state = (id: string) => find(container, `tr[data-run="${id}"] .state`);
+    await waitFor(() => expect(state("run_a").textContent).toBe("?Waiting for an answer"));
+    expect(state("run_a").className).toBe("state state-ask");
+    expect(state("run_h").textContent).toBe("❚❚Paused");
+    expect(state("run_h").className).toBe("state state-pause");
+    expect(calls.filter((call) => call.includes("/events")).sort()).toEqual([
+      "GET /run/run_a/events?limit=1000",
+      "GET /run/run_h/events?limit=1000",
+    ]);
   });
 
   it("says in its caption when the list is filtered", async () => {

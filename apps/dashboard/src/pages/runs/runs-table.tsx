@@ -4,6 +4,7 @@ import { DataTable } from "../../components/data-table.js";
 import { RunState } from "../../components/run-state.js";
 import { RelativeTime, RunDuration, useNow } from "../../components/time.js";
 import { Link, runPath } from "../../router.js";
+import { usePauseReason } from "./use-pause-reason.js";
 
 /** The runs of a page as a table: name and id, state, start, duration, and Cancel until it ends. */
 export function RunsTable(props: { runs: RunSession[]; filtered: boolean }) {
@@ -25,6 +26,8 @@ export function RunsTable(props: { runs: RunSession[]; filtered: boolean }) {
 
 function RunRow(props: { run: RunSession; now: number }) {
   const { run, now } = props;
+  const pauseReason = usePauseReason(run);
+  const queued = run.state === null || run.state === undefined;
   return (
     <tr data-run={run.id}>
       <td>
@@ -34,18 +37,14 @@ function RunRow(props: { run: RunSession; now: number }) {
         <span className="sub mono">{run.id}</span>
       </td>
       <td>
-        <RunState state={run.state} />
+        <RunState state={run.state} asking={pauseReason === "ask"} />
       </td>
       <td>
         <RelativeTime iso={run.start_time} now={now} />
       </td>
       <td>
         {/* A queued run has not started: it has no duration yet. */}
-        {run.state === null || run.state === undefined ? (
-          "—"
-        ) : (
-          <RunDuration start={run.start_time} end={run.end_time} now={now} />
-        )}
+        {queued ? "—" : <RunDuration start={run.start_time} end={run.end_time} now={now} />}
       </td>
       <td className="actions">
         {!isTerminalState(run.state) && (

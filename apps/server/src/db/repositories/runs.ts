@@ -22,6 +22,7 @@ import { COUNT_QUEUED } from "../runs/sql/create.js";
 import { keysetPage } from "./keyset-page.js";
 import { RUN_COLUMNS, type RunColumns, runListSql, runRowOf } from "./run-list-sql.js";
 import { toRunSession } from "./run-session.js";
+import { type RunSummary, readRunSummary } from "./run-summary.js";
 import { WAITING_OF_NEW, type WaitingColumns, waitingForOf } from "./waiting-for.js";
 
 export interface RunListQuery {
@@ -273,6 +274,14 @@ export class RunRepository {
       runs: page.map(toRunSession),
       ...(last && { next: { createdAt: last.createdAt, id: last.id } }),
     };
+  }
+
+  /**
+   * The owner's runs created at or after `since` counted by state, the skills failing most
+   * among them, and the owner's queue now (bounded reads, see run-summary.ts).
+   */
+  summary(owner: string, since: Date): Promise<RunSummary> {
+    return readRunSummary(this.direct, owner, since, this.clock.now());
   }
 
   /**
