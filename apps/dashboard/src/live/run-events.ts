@@ -19,6 +19,8 @@ const REFRESHING = new Set<RunEvent["type"]>([
   "data_updated",
   "video_recorded",
   "step_finished",
+  // A failed browser step's screenshot is a new run file.
+  "step_failed",
 ]);
 
 export interface RunEvents {

@@ -3,6 +3,7 @@ import { useCallback } from "react";
 import { ErrorNote } from "../../components/error-note.js";
 import { Section } from "../../components/section.js";
 import { StepLog } from "../../components/step-log/step-log.js";
+import { useFileUrls } from "../../components/step-log/use-file-urls.js";
 import type { RunEvents } from "../../live/run-events.js";
 import { RerunStepButton } from "./rerun-step-button.js";
 
@@ -23,6 +24,7 @@ export function LogPanel(props: {
     (label: string) => <RerunStepButton runId={run.id} step={label} />,
     [run.id],
   );
+  const fileUrl = useFileUrls(run.id, log.events);
   const ended = isTerminalState(run.state);
   return (
     <Section name="log" title="Step log" className="log-panel">
@@ -40,6 +42,7 @@ export function LogPanel(props: {
         events={log.events}
         onSeek={props.onSeek}
         stepAction={ended ? rerunFrom : undefined}
+        fileUrl={fileUrl}
       />
     </Section>
   );
