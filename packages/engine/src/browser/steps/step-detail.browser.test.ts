@@ -146,7 +146,8 @@ steps:
       );
       expect(result.outcome === "failed" && result.error).toEqual({
         step: "step 2 (wait_for)",
-        message: expect.stringMatching(/^no element matches "#never"/),
+        // Its wording under load is browser-steps' concern; the step and selector are this test's.
+        message: expect.stringContaining('"#never"'),
       });
       const failed = result.events.find((event) => event.type === "step_failed");
       expect(failed).not.toHaveProperty("file");
