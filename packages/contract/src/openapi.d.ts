@@ -1340,6 +1340,18 @@ export interface components {
             } | null;
             /** @description Where the event happened in the run's video, in milliseconds from its start, so a player can jump to a step: set on the events about a step (`step_*`, `log`, `data_updated`) once the browser shows a page, when the run is recorded; null otherwise (before the first browser step, runs without a browser, the run's own events). It counts from the start of the video of the claim the event belongs to; the API serves the latest claim's video, so only events after the run's last `run_claimed` point into it. */
             video_offset_ms?: number | null;
+            /**
+             * @description What the step acted on or made, in a few words, so the log reads without the skill beside it: the selector of a browser step, the URL and status of `goto` and `http`, a file's name and size, a preview of a value a step extracted or computed (JSON, at most 120 characters). Secret values are masked as everywhere else (`***`). At most 200 characters. Set on `step_finished` and `step_failed` when the step said it; null otherwise.
+             * @example "#submit"
+             * @example https://shop.example/cart → 200
+             * @example price = "12.99"
+             */
+            detail?: string | null;
+            /**
+             * @description A run file the event names (`GET /v1/run/{id}/files/{name}`): on the `step_failed` event of a browser step's last attempt, the screenshot of its page as it failed, `failed-<step>.png`; null when none was kept (a full file quota, a page that did not answer: a `log` warning says why).
+             * @example failed-step-3-click.png
+             */
+            file?: string | null;
         };
         RunSkillRequest: {
             /** @description The skill to run. */

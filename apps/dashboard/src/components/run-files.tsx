@@ -1,3 +1,4 @@
+import type { SkillrunClient } from "@skillrun/client";
 import { useQuery } from "@tanstack/react-query";
 import { useApi } from "../api/api-context.js";
 import { dataOf } from "../api/errors.js";
@@ -10,16 +11,22 @@ function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/**
+ * The query of a run's files with their signed addresses: one cache entry per run, which the
+ * files panel and the step log (a failed step's screenshot) share.
+ */
+export function runFilesQuery(client: SkillrunClient, runId: string) {
+  return {
+    queryKey: ["files", runId],
+    queryFn: async ({ signal }: { signal: AbortSignal }) =>
+      dataOf(await client.GET("/run/{id}/files", { params: { path: { id: runId } }, signal })),
+  };
+}
+
 /** The run's files with download links (signed addresses); images shown inline. */
 export function RunFiles(props: { runId: string }) {
   const { client } = useApi();
-  const files = useQuery({
-    queryKey: ["files", props.runId],
-    queryFn: async ({ signal }) =>
-      dataOf(
-        await client.GET("/run/{id}/files", { params: { path: { id: props.runId } }, signal }),
-      ),
-  });
+  const files = useQuery(runFilesQuery(client, props.runId));
   return (
     <Section name="files" title="Files">
       <ErrorNote error={files.error} prefix="The files could not be listed" />

@@ -20,6 +20,8 @@ const REFRESHING = new Set<RunEvent["type"]>([
   "data_updated",
   "video_recorded",
   "step_finished",
+  // A failed browser step's screenshot is a new run file.
+  "step_failed",
 ]);
 
 /** Events that only end a run: nothing follows them, so the log read so far is whole. */

@@ -26,6 +26,8 @@ const USAGE = `Usage: skillrun <command>
   schedules trigger <id> --owner <o> queue a run of a schedule now
   schedules ticks <id> --owner <o>   a schedule's newest ticks: each one's run, or why none
   schedules delete <id> --owner <o>  delete a schedule (its runs are kept)
+  runs log <id> --owner <o>          a run's step log, one line per event, with what each
+                                     step acted on (its detail) and the file a failure left
 
 Configuration comes from the environment (DATABASE_URL, HOST, PORT, ...): see docs/operations.md.`;
 
@@ -116,6 +118,11 @@ async function main(argv: string[]): Promise<number> {
       if (sub === "ticks") return schedules.schedulesTicks(arg, owner);
       return schedules.schedulesDelete(arg, owner);
     }
+    case "runs log":
+      if (!arg) return usageError("runs log needs the run's id");
+      return owner
+        ? (await import("./runs.js")).runsLog(arg, owner)
+        : usageError("runs log needs --owner <owner>");
     default:
       return usageError(`unknown command "${positionals.join(" ")}"`);
   }

@@ -27,6 +27,7 @@ function entryOf(runId: string, event: EngineEvent, attempt: number): NewRunEven
         step: event.step,
         attempt: event.attempt,
         durationMs: event.duration_ms,
+        ...(event.detail !== undefined && { detail: event.detail }),
       };
     case "step_skipped":
       return { runId, at, type: event.type, step: event.step };
@@ -40,6 +41,8 @@ function entryOf(runId: string, event: EngineEvent, attempt: number): NewRunEven
         durationMs: event.duration_ms,
         message: event.message,
         data: { will_retry: event.will_retry },
+        ...(event.detail !== undefined && { detail: event.detail }),
+        ...(event.file !== undefined && { file: event.file }),
       };
     case "log":
       return {

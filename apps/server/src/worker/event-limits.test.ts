@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { NewRunEvent } from "../db/repositories/run-events.js";
-import { EventBudget, truncateText } from "./event-limits.js";
+import { DETAIL_BYTES, EventBudget, truncateText } from "./event-limits.js";
 
 const at = new Date("2026-11-23T10:00:00.000Z");
 const log = (message: string): NewRunEvent => ({ runId: "run_1", at, type: "log", message });
@@ -45,5 +45,24 @@ describe("the step log's limits", () => {
       small: 1,
       big: expect.stringMatching(/too large for the step log; the run's data holds it/),
     });
+  });
+
+  it("cuts a step's detail that a run process sent past its bound, keeping a short one whole", () => {
+    const budget = new EventBudget({ maxEvents: 10, messageBytes: 100, dataValueBytes: 100 });
+    const step = { index: 0, kind: "click", label: "step 1 (click)" };
+    const failed = (detail: string): NewRunEvent => ({
+      runId: "run_1",
+      at,
+      type: "step_failed",
+      step,
+      detail,
+      file: "failed-step-1-click.png",
+    });
+    const [long] = budget.admit(failed("#".repeat(10 * 1024)));
+    expect(long?.detail).toMatch(/^#+… \[truncated: 10 KB in all\]$/);
+    expect(Buffer.byteLength(long?.detail ?? "")).toBeLessThan(DETAIL_BYTES + 40);
+    expect(long?.file).toBe("failed-step-1-click.png");
+    const [short] = budget.admit(failed('"#submit"'));
+    expect(short?.detail).toBe('"#submit"');
   });
 });

@@ -11,6 +11,12 @@ export interface EventLimits {
   dataValueBytes: number;
 }
 
+/**
+ * UTF-8 bytes of a step's detail kept in the log: the engine keeps a detail to 200 characters
+ * (docs/decisions/0059-step-detail.md); this bounds what a run process may send all the same.
+ */
+export const DETAIL_BYTES = 1024;
+
 export const DEFAULT_EVENT_LIMITS: EventLimits = {
   maxEvents: 10_000,
   messageBytes: 8 * 1024,
@@ -51,6 +57,9 @@ export class EventBudget {
       trimmed.message = truncateText(event.message, this.limits.messageBytes);
     }
     if (event.data !== undefined) trimmed.data = trimData(event.data, this.limits.dataValueBytes);
+    if (event.detail !== undefined) {
+      trimmed.detail = truncateText(event.detail, DETAIL_BYTES);
+    }
     return trimmed;
   }
 }

@@ -59,6 +59,8 @@ export interface Execution {
   /** Whole milliseconds since `start`. */
   since(start: number): number;
   emit(event: Unstamped<EngineEvent>): void;
+  /** The text with the run's secret values masked, as its events will be. */
+  maskText(text: string): string;
   /** What expressions see right now. */
   scope(): ExpressionScope;
   /** What expressions are given besides the scope: the clock, the masking of what they make. */
@@ -190,6 +192,7 @@ function view(wide: RunWide, state: SkillState, signal: AbortSignal, frame: Step
       const chapter = offset === undefined ? {} : { video_offset_ms: offset };
       options.onEvent({ type, at, ...details, ...chapter } as EngineEvent);
     },
+    maskText: (text) => options.masker?.maskText(text) ?? text,
     hooks: wide.hooks,
     scope: () => ({
       inputs: state.inputs,

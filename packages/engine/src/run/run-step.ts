@@ -1,3 +1,4 @@
+import { failureScreenshot } from "../browser/failure-screenshot.js";
 import { parseDuration } from "../definition/duration.js";
 import type { SkillDefinition, Step } from "../definition/types.js";
 import { messageOf } from "../error-message.js";
@@ -11,6 +12,7 @@ import type { CheckpointLevel, ResumeCursor } from "./checkpoint.js";
 import type { Execution } from "./execution.js";
 import { skillOutput } from "./output.js";
 import { InnerStepFailed, runSteps, type StepsOutcome } from "./run-steps.js";
+import { previewOf, stepDetail } from "./step-detail.js";
 import { innerFrame, stepLabel } from "./step-ref.js";
 import type { StepError, StepRef } from "./types.js";
 
@@ -33,9 +35,16 @@ export interface Reentry {
   inner: ResumeCursor;
 }
 
+/** `detail`: what the attempt said it acts on or made (StepContext.detail), when it said it. */
 type AttemptOutcome =
-  | { status: "finished"; result: unknown }
-  | { status: "failed"; message: string; deliberate: boolean; inner?: InnerStepFailed }
+  | { status: "finished"; result: unknown; detail?: string }
+  | {
+      status: "failed";
+      message: string;
+      deliberate: boolean;
+      inner?: InnerStepFailed;
+      detail?: string;
+    }
   | { status: "aborted" };
 
 /**
@@ -82,13 +91,25 @@ export async function runStep(
       (await runAttempt(step, ref, kind, run, attempt === 1 ? reentry : undefined));
     if (outcome.status === "aborted") return outcome;
     const duration_ms = run.since(started);
+    const detail = outcome.detail === undefined ? {} : { detail: outcome.detail };
     if (outcome.status === "finished") {
-      run.emit({ type: "step_finished", step: ref, attempt, duration_ms });
+      run.emit({ type: "step_finished", step: ref, attempt, duration_ms, ...detail });
       return outcome;
     }
     const will_retry = attempt < attempts && !outcome.deliberate;
     const { message } = outcome;
-    run.emit({ type: "step_failed", step: ref, attempt, duration_ms, message, will_retry });
+    // The page as the browser step failed, once it will not be tried again.
+    const file = kind.browser && !will_retry ? await failureScreenshot(ref, run) : undefined;
+    run.emit({
+      type: "step_failed",
+      step: ref,
+      attempt,
+      duration_ms,
+      message,
+      will_retry,
+      ...(file !== undefined && { file }),
+      ...detail,
+    });
     if (!will_retry) return failed(step, ref, run, outcome);
     try {
       await sleep(backoff, run.signal);
@@ -156,6 +177,7 @@ async function runAttempt(
   );
   // A runner cut short by raceAbort may still be going; what it reports afterwards is dropped.
   let open = true;
+  let detail: string | undefined;
   const leave = run.dialogs.enter(ref, step, run.definition.on_dialog, run.callDepth);
   const save = (changes: Record<string, unknown>) => {
     if (open) run.save(ref, changes);
@@ -185,6 +207,10 @@ async function runAttempt(
     log(level, message) {
       if (open) run.emit({ type: "log", step: ref, level, message });
     },
+    detail(text) {
+      if (open) detail = stepDetail(text, run.maskText);
+    },
+    preview: (value) => previewOf(value, run.maskText),
     ask: (question) => run.pause({ reason: "ask", step: ref, ...question }, timed.signal),
     callDepth: run.callDepth,
     skill: (id) => run.skill(id),
@@ -214,22 +240,24 @@ async function runAttempt(
   };
   try {
     const result = await raceAbort(kind.run(actionOf(step, ref), context), timed.signal);
-    return { status: "finished", result };
+    return { status: "finished", result, ...(detail !== undefined && { detail }) };
   } catch (error) {
     if (run.signal.aborted) return { status: "aborted" };
+    const said = detail === undefined ? {} : { detail };
     if (error instanceof InnerStepFailed && !timed.signal.aborted) {
       return {
         status: "failed",
         message: error.message,
         deliberate: error.deliberate,
         inner: error,
+        ...said,
       };
     }
     if (error instanceof DeliberateFailure) {
-      return { status: "failed", message: error.message, deliberate: true };
+      return { status: "failed", message: error.message, deliberate: true, ...said };
     }
     const message = messageOf(timed.timedOut() ? timed.signal.reason : error);
-    return { status: "failed", message, deliberate: false };
+    return { status: "failed", message, deliberate: false, ...said };
   } finally {
     open = false;
     leave();

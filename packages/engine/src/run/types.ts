@@ -32,6 +32,14 @@ export interface VideoOffset {
 }
 
 /**
+ * What the step acted on or made, in a few words (run/step-detail.ts): absent when the step said
+ * nothing before it ended.
+ */
+export interface StepDetail {
+  detail?: string;
+}
+
+/**
  * What the engine reports while it runs a skill, in the order it happens. `at` is an RFC 3339
  * timestamp; durations are whole milliseconds. Events about a step carry a `VideoOffset`.
  */
@@ -44,7 +52,8 @@ export type EngineEvent =
       step: StepRef;
       attempt: number;
       duration_ms: number;
-    } & VideoOffset)
+    } & VideoOffset &
+      StepDetail)
   /** The step's `if` was false. */
   | ({ type: "step_skipped"; at: string; step: StepRef } & VideoOffset)
   /** One attempt failed; `will_retry` tells whether another follows. */
@@ -56,7 +65,13 @@ export type EngineEvent =
       duration_ms: number;
       message: string;
       will_retry: boolean;
-    } & VideoOffset)
+      /**
+       * The run file showing the page as the step failed (`failed-<step>.png`): a browser
+       * step's last attempt, when the screenshot could be saved.
+       */
+      file?: string;
+    } & VideoOffset &
+      StepDetail)
   | ({ type: "log"; at: string; step: StepRef; level: LogLevel; message: string } & VideoOffset)
   /** `changes` holds the keys the step wrote into `data`, with their new values. */
   | ({

@@ -51,11 +51,13 @@ export const askStep = defineStepKind<AskAction>({
   effects: () => false,
   async run(action, context) {
     const prompt = await context.render(action.prompt);
+    context.detail(prompt);
     const answer = await context.ask({
       prompt,
       schema: action.schema ?? {},
       timeoutMs: parseDuration(action.timeout ?? DEFAULT_ASK_TIMEOUT),
     });
+    context.detail(`answered ${context.preview(answer)}: ${prompt}`);
     if (action.save_as !== undefined) context.saveAs(action.save_as, answer);
     return answer;
   },

@@ -31,6 +31,7 @@ export const callStep = defineStepKind<CallAction>({
         `calls nest deeper than ${MAX_CALL_DEPTH} skills; not calling "${action.skill}"`,
       );
     }
+    context.detail(action.skill);
     const definition = context.skill(action.skill);
     if (definition === undefined) {
       throw new Error(

@@ -8,7 +8,9 @@ import { defineStepKind } from "./step-kind.js";
 export const failStep = defineStepKind<string>({
   schema: { ...text, description: "Why the run fails; templates are rendered as text." },
   async run(action, context) {
-    throw new DeliberateFailure(await context.render(action));
+    const message = await context.render(action);
+    context.detail(message);
+    throw new DeliberateFailure(message);
   },
 });
 

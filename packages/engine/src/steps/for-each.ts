@@ -38,6 +38,7 @@ export const forEachStep = defineStepKind<ForEachAction>({
       );
     }
     const name = action.as ?? DEFAULT_ITEM_NAME;
+    context.detail(`${items.length} item${items.length === 1 ? "" : "s"}`);
     for (let index = (resumed?.round ?? 1) - 1; index < items.length; index += 1) {
       context.setVars({ [name]: items[index], [`${name}_index`]: index });
       await context.runSteps(action.steps, index + 1, items);

@@ -5,6 +5,7 @@ import type { FileResult } from "../files/file-result.js";
 import { filesOf } from "../files/files-of.js";
 import type { RunFiles } from "../files/run-files.js";
 import { NetworkRefused } from "../network/guard.js";
+import { formatBytes } from "../run/limits.js";
 import type { Fetched } from "./fetch-hops.js";
 import { exchange, networkCause } from "./http-exchange.js";
 import {
@@ -111,6 +112,7 @@ async function runHttp(action: HttpRequest, context: StepContext): Promise<unkno
   const method = action.method ?? "GET";
   const url = await context.render(action.url);
   const target = `${method} ${url}`;
+  context.detail(target);
   if (!isHttpAddress(url)) throw new Error(`${target}: not an http:// or https:// address`);
   // Checked before anything is sent: a step that cannot do what it says fails at once.
   const cookies = action.cookies === "browser" ? browserCookies(context, target) : undefined;
@@ -150,8 +152,15 @@ async function runHttp(action: HttpRequest, context: StepContext): Promise<unkno
     context,
     (fetched, answered) => answer(action, fetched, answered, saveTo, context),
   );
+  context.detail(`${target} → ${answerDetail(result)}`);
   if (action.save_as !== undefined) context.saveAs(action.save_as, result);
   return result;
+}
+
+/** An answer as the step's detail says it: its status, and the run file its body went to. */
+function answerDetail(result: HttpResult | HttpFileResult): string {
+  const saved = "file" in result ? `, ${result.file.file} (${formatBytes(result.file.bytes)})` : "";
+  return `${result.status}${saved}`;
 }
 
 /** What an `http` step with `save_to_file` gives: the body is in the run file `file`. */

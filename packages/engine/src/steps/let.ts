@@ -1,4 +1,5 @@
 import { ref } from "../definition/schema-parts.js";
+import { assignments } from "./set.js";
 import { defineStepKind } from "./step-kind.js";
 
 /**
@@ -17,6 +18,7 @@ export const letStep = defineStepKind<Record<string, unknown>>({
     const changes: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(action))
       changes[name] = await context.resolve(value);
+    context.detail(assignments(changes, context.preview, "vars."));
     context.setVars(changes);
     return changes;
   },

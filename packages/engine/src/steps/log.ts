@@ -17,6 +17,7 @@ export const logStep = defineStepKind<LogAction>({
   async run(action, context) {
     const { message, level = "info" } = typeof action === "string" ? { message: action } : action;
     const rendered = await context.render(message);
+    context.detail(rendered);
     context.log(level, rendered);
     return rendered;
   },

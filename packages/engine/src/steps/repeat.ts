@@ -31,11 +31,14 @@ export const repeatStep = defineStepKind<RepeatAction>({
   async run(action, context) {
     // A resumed loop goes on in the round it was in.
     for (let round = context.resumed?.round ?? 1; round <= action.max; round += 1) {
+      context.detail(`round ${round} of at most ${action.max}`);
       await context.runSteps(action.steps, round);
       if (action.until !== undefined && (await context.holds(action.until))) {
+        context.detail(`${round} round${round === 1 ? "" : "s"}`);
         return { iterations: round };
       }
     }
+    context.detail(`${action.max} round${action.max === 1 ? "" : "s"}`);
     if (action.until === undefined) return { iterations: action.max };
     throw new Error(
       `"until" did not hold after ${action.max} rounds, the loop's max: ${action.until}`,

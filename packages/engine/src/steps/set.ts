@@ -13,7 +13,19 @@ export const setStep = defineStepKind<Record<string, unknown>>({
   async run(action, context) {
     const changes: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(action)) changes[key] = await context.resolve(value);
+    context.detail(assignments(changes, context.preview));
     context.save(changes);
     return changes;
   },
 });
+
+/** What a `set` or `let` wrote, as its detail says it: `price = "12.99", cheap = true`. */
+export function assignments(
+  changes: Record<string, unknown>,
+  preview: (value: unknown) => string,
+  prefix = "",
+): string {
+  return Object.entries(changes)
+    .map(([key, value]) => `${prefix}${key} = ${preview(value)}`)
+    .join(", ");
+}

@@ -46,6 +46,16 @@ export interface StepContext {
   }): Promise<unknown>;
   /** Reported as a `log` event. */
   log(level: LogLevel, message: string): void;
+  /**
+   * Says in a few words what the step acts on or made (its selector, the URL and status, a file
+   * and its size, a preview of a value), so the step log reads without the definition beside
+   * it: the attempt's `step_finished` or `step_failed` event carries the last one said, secret
+   * values masked, cut to DETAIL_MAX_CHARS (run/step-detail.ts). Say it as soon as it is known,
+   * so a failure carries it too.
+   */
+  detail(text: string): void;
+  /** A value as a detail shows it: JSON, secret values masked, cut to PREVIEW_MAX_CHARS. */
+  preview(value: unknown): string;
   /** How many calls deep the step's skill runs: 0 for the run's own skill. */
   callDepth: number;
   /** A skill this run may `call`, or undefined. */

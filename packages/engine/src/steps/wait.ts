@@ -7,7 +7,9 @@ import { defineStepKind } from "./step-kind.js";
 export const waitStep = defineStepKind<string>({
   schema: ref("duration"),
   async run(action, context) {
-    const ms = parseDuration(await context.render(action));
+    const duration = await context.render(action);
+    const ms = parseDuration(duration);
+    context.detail(duration);
     // A parked wait goes on until the end it had, not for the whole duration again.
     const until = context.resumed?.until;
     const left = until === undefined ? ms : Math.max(0, Date.parse(until) - Date.now());

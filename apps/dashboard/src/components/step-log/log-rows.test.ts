@@ -12,6 +12,7 @@ describe("the step log's rows", () => {
         step: step("step 1"),
         duration_ms: 1200,
         video_offset_ms: 1600,
+        detail: "2s",
       }),
     ]);
     expect(rows).toEqual([
@@ -21,6 +22,8 @@ describe("the step log's rows", () => {
         label: "step 1",
         status: "done",
         text: "wait",
+        detail: "2s",
+        file: null,
         durationMs: 1200,
         offsetMs: 400,
         videoStart: false,

@@ -9,6 +9,10 @@ export interface LogRow {
   label: string;
   status: "running" | "done" | "failed" | "skipped" | "log" | "run";
   text: string;
+  /** What the step acted on or made, in a few words (its selector, URL, file, a value). */
+  detail: string | null;
+  /** A run file the step's end names: the screenshot of a failed browser step's page. */
+  file: string | null;
   durationMs: number | null;
   /** Where the run's video shows it; null when the video does not (or there is none). */
   offsetMs: number | null;
@@ -62,6 +66,8 @@ function rowOf(event: RunEvent, shown: boolean): LogRow | null {
     key: `e${event.id}`,
     depth,
     label,
+    detail: null,
+    file: null,
     durationMs: null,
     offsetMs: shown ? (event.video_offset_ms ?? null) : null,
     videoStart: false,
@@ -98,10 +104,16 @@ function rowOf(event: RunEvent, shown: boolean): LogRow | null {
   }
 }
 
-/** How a step's end reads: done with its kind, or failed with its message. */
-function endOf(event: RunEvent): Pick<LogRow, "status" | "text"> {
-  if (event.type === "step_failed") return { status: "failed", text: event.message ?? "failed" };
-  return { status: "done", text: kindText(event.step) };
+/**
+ * How a step's end reads: done with its kind, or failed with its message; with what the step
+ * said it acted on, and the file its failure left.
+ */
+function endOf(event: RunEvent): Pick<LogRow, "status" | "text" | "detail" | "file"> {
+  const said = { detail: event.detail ?? null, file: event.file ?? null };
+  if (event.type === "step_failed") {
+    return { status: "failed", text: event.message ?? "failed", ...said };
+  }
+  return { status: "done", text: kindText(event.step), ...said };
 }
 
 /**

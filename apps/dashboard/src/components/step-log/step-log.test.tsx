@@ -128,3 +128,53 @@ describe("the step log", () => {
     expect(container.querySelector(".step-note")).toBeNull();
   });
 });
+
+describe("the step log's detail and files", () => {
+  const failed = [
+    runEvent({ id: 1, type: "step_started", step: step("step 2 (click)", "click"), attempt: 1 }),
+    runEvent({
+      id: 2,
+      type: "step_failed",
+      step: step("step 2 (click)", "click"),
+      attempt: 1,
+      message: 'no element matches "#buy"',
+      detail: '"#buy"',
+      file: "failed-step-2-click.png",
+    }),
+    runEvent({ id: 3, type: "step_started", step: step("step 3 (set)", "set") }),
+    runEvent({
+      id: 4,
+      type: "step_finished",
+      step: step("step 3 (set)", "set"),
+      detail: 'price = "12.99"',
+    }),
+  ];
+
+  it("shows what each step acted on beside its text", async () => {
+    const { container } = await render(<StepLog events={failed} />);
+    const click = find(container, 'li[data-label="step 2 (click)"]');
+    expect(find(click, ".step-detail").textContent).toBe('"#buy"');
+    const set = find(container, 'li[data-label="step 3 (set)"]');
+    expect(find(set, ".step-detail").textContent).toBe('price = "12.99"');
+  });
+
+  it("links a failed step's screenshot with a thumbnail once its address is known, its name until then", async () => {
+    const url = "/v1/run/run_1/files/failed-step-2-click.png?expires=1&signature=s";
+    const known = await render(
+      <StepLog
+        events={failed}
+        fileUrl={(name) => (name === "failed-step-2-click.png" ? url : undefined)}
+      />,
+    );
+    const link = find(known.container, "a.step-file");
+    expect(link.getAttribute("href")).toBe(url);
+    expect(find(link, "img").getAttribute("src")).toBe(url);
+    expect(link.textContent).toBe("failed-step-2-click.png");
+    // Outside the row's seek button: a link cannot sit inside one.
+    expect(link.closest("button")).toBeNull();
+
+    const unknown = await render(<StepLog events={failed} />);
+    expect(unknown.container.querySelector("a.step-file")).toBeNull();
+    expect(find(unknown.container, ".step-file").textContent).toBe("failed-step-2-click.png");
+  });
+});

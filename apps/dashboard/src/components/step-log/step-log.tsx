@@ -14,6 +14,8 @@ export const StepLog = memo(function StepLog(props: {
   onSeek?: (offsetMs: number, label: string) => void;
   /** What a step's row offers beside it (on its first row: a retried step has one per attempt). */
   stepAction?: (label: string) => ReactNode;
+  /** The signed address of a run file a step names (its failure screenshot), once known. */
+  fileUrl?: (name: string) => string | undefined;
 }) {
   const rows = logRows(props.events);
   if (rows.length === 0) return <p className="muted">No events yet.</p>;
@@ -29,6 +31,7 @@ export const StepLog = memo(function StepLog(props: {
             row={row}
             onSeek={props.onSeek}
             action={first ? props.stepAction?.(row.label) : undefined}
+            fileUrl={props.fileUrl}
           />
         );
       })}

@@ -12,6 +12,8 @@ export function StepRow(props: {
   row: LogRow;
   onSeek: ((offsetMs: number, label: string) => void) | undefined;
   action?: ReactNode;
+  /** The signed address of a run file, once the run's files are listed. */
+  fileUrl?: ((name: string) => string | undefined) | undefined;
 }) {
   const { row, onSeek, action } = props;
   const seekable = onSeek !== undefined && row.offsetMs !== null && row.status !== "log";
@@ -22,7 +24,10 @@ export function StepRow(props: {
         {row.status === "run" ? "" : row.status}
       </span>
       <span className="step-label">{row.label}</span>
-      <span className="step-text">{row.text}</span>
+      <span className="step-text">
+        {row.text}
+        {row.detail !== null && <span className="step-detail mono">{row.detail}</span>}
+      </span>
       <span className="step-duration">
         {row.durationMs !== null ? formatDuration(row.durationMs) : ""}
       </span>
@@ -47,6 +52,7 @@ export function StepRow(props: {
       ) : (
         <div className="step-line">{body}</div>
       )}
+      {row.file !== null && <StepFile name={row.file} url={props.fileUrl?.(row.file)} />}
       {action}
       {onSeek !== undefined && row.videoStart && (
         <p className="muted step-note">
@@ -55,5 +61,21 @@ export function StepRow(props: {
         </p>
       )}
     </li>
+  );
+}
+
+/**
+ * The run file a step's end names (a failed browser step's screenshot): a thumbnail linking to
+ * it once its signed address is known, its name until then. Outside the row's button, as a link
+ * cannot sit inside one.
+ */
+function StepFile(props: { name: string; url: string | undefined }) {
+  const { name, url } = props;
+  if (url === undefined) return <span className="step-file muted mono">{name}</span>;
+  return (
+    <a className="step-file" href={url} target="_blank" rel="noreferrer">
+      <img src={url} alt={`${name}: the page as the step failed`} loading="lazy" />
+      <span className="mono">{name}</span>
+    </a>
   );
 }

@@ -3,6 +3,7 @@ import { useCallback, useRef } from "react";
 import { ErrorNote } from "../../components/error-note.js";
 import { Section } from "../../components/section.js";
 import { StepLog } from "../../components/step-log/step-log.js";
+import { useFileUrls } from "../../components/step-log/use-file-urls.js";
 import type { RunEvents } from "../../live/run-events.js";
 import { RerunStepButton } from "./rerun-step-button.js";
 import { useFollowLog } from "./use-follow-log.js";
@@ -24,6 +25,7 @@ export function LogPanel(props: {
     (label: string) => <RerunStepButton runId={run.id} step={label} />,
     [run.id],
   );
+  const fileUrl = useFileUrls(run.id, log.events);
   const ended = isTerminalState(run.state);
   // A live log follows its newest step, unless the reader scrolled up to read an older one.
   // A log read whole at once is not followed; one seen live is, up to its last row.
@@ -49,6 +51,7 @@ export function LogPanel(props: {
           events={log.events}
           onSeek={props.onSeek}
           stepAction={ended ? rerunFrom : undefined}
+          fileUrl={fileUrl}
         />
       </div>
     </Section>

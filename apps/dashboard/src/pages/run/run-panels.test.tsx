@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { json, renderWithApi } from "../../test-support/api.js";
 import { runSession } from "../../test-support/fixtures.js";
 import { button, click, render } from "../../test-support/render.js";
 import { LogPanel } from "./log-panel.js";
@@ -20,8 +21,9 @@ describe("the run page's parts", () => {
   it("says whether the log is live, parked, whole, or neither yet", async () => {
     const status = async (state: "play" | "finish", complete: boolean, parked = false) => {
       const log = { events: [], complete, error: null };
-      const { container } = await render(
+      const { container } = await renderWithApi(
         <LogPanel run={runSession({ state })} log={log} parked={parked} onSeek={undefined} />,
+        () => json([]),
       );
       return container.querySelector('[aria-live="polite"]')?.textContent;
     };

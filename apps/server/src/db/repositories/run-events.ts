@@ -16,6 +16,10 @@ export interface NewRunEvent {
   level?: NonNullable<RunEvent["level"]>;
   message?: string;
   data?: Record<string, unknown>;
+  /** What the step acted on or made, in a few words (the API's `detail`). */
+  detail?: string;
+  /** The run file the event names: a failed browser step's screenshot. */
+  file?: string;
   /** Where in the run's video the event happened, in ms from its start. */
   videoOffsetMs?: number;
 }
@@ -34,6 +38,8 @@ type RunEventRow = {
   level: string | null;
   message: string | null;
   detail: string | null;
+  stepDetail: string | null;
+  file: string | null;
   videoOffsetMs: number | null;
 };
 
@@ -52,6 +58,8 @@ export function toRunEventRow(event: NewRunEvent): Omit<RunEventRow, "id"> {
     level: event.level ?? null,
     message: event.message ?? null,
     detail: event.data === undefined ? null : toJsonColumn(event.data),
+    stepDetail: event.detail ?? null,
+    file: event.file ?? null,
     videoOffsetMs: event.videoOffsetMs ?? null,
   };
 }
@@ -74,6 +82,8 @@ function fromRunEventRow(row: RunEventRow): RunEvent {
     message: row.message,
     data: fromJsonColumn<Record<string, unknown>>(row.detail),
     video_offset_ms: row.videoOffsetMs,
+    detail: row.stepDetail,
+    file: row.file,
   };
 }
 
@@ -125,7 +135,8 @@ export class RunEventRepository {
     const after = query.after ?? 0;
     // The sizes first, so that a log of large entries is never read whole into memory.
     const sizes = await this.prisma.$queryRaw<{ size: number | bigint }[]>`
-      SELECT coalesce(length(message), 0) + coalesce(length(detail), 0) AS size
+      SELECT coalesce(length(message), 0) + coalesce(length(detail), 0)
+        + coalesce(length(step_detail), 0) AS size
       FROM run_events WHERE run_id = ${runId} AND id > ${after} ORDER BY id LIMIT ${query.limit}`;
     const take = withinBudget(
       sizes.map((row) => Number(row.size)),

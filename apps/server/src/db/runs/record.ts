@@ -11,7 +11,7 @@ export interface Holder {
   workerId: string;
 }
 
-// Rows per INSERT of the step log: 13 values each, well inside both flavours' limits on bound
+// Rows per INSERT of the step log: 15 values each, well inside both flavours' limits on bound
 // values, and few enough statement texts to keep prepared.
 const EVENTS_PER_INSERT = 50;
 
@@ -43,6 +43,8 @@ export function eventValues(event: NewRunEvent): SqlValue[] {
     row.message,
     row.detail,
     row.videoOffsetMs,
+    row.stepDetail,
+    row.file,
   ];
 }
 

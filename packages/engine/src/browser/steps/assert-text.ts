@@ -34,6 +34,7 @@ export const assertTextStep = defineStepKind<AssertTextAction>({
     const expected = await context.render(action.text);
     const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
     const target = scope.locator(selector).first();
+    context.detail(`${scope.name(selector)} contains ${context.preview(expected)}`);
     const deadline = Date.now() + timeout;
     const mismatch = (text: string) =>
       new Error(

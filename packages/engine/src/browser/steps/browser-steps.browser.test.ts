@@ -82,11 +82,15 @@ describe("browser steps", () => {
       expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([800, 600]);
       const sha256 = createHash("sha256").update(png).digest("hex");
       expect(result.data.picture).toMatchObject({ bytes: png.length, sha256 });
-      expect(test.files.list().map((file) => file.name)).toEqual(["screenshot-1-shot.png"]);
+      // The failed assert_text left the page as it saw it.
+      expect(test.files.list().map((file) => file.name)).toEqual([
+        "screenshot-1-shot.png",
+        "failed-approved.png",
+      ]);
     } finally {
       await test.dispose();
     }
-  }, 30_000);
+  }, 60_000);
 
   it("a selector that matches nothing fails the run naming the step and the selector", async () => {
     const test = await testBrowser();

@@ -24,6 +24,7 @@ export const uncheckStep = defineStepKind<CheckAction>({
 async function setChecked(action: CheckAction, context: StepContext, checked: boolean) {
   const selector = await context.render(action.selector);
   const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+  context.detail(scope.name(selector));
   // Playwright clicks it when needed and fails when the click did not change it (a page that
   // refuses), which the message then says.
   await actOn(context, scope, selector, checked ? "check" : "uncheck", timeout, () =>

@@ -18,6 +18,7 @@ export const clickStep = defineStepKind<ClickAction>({
   async run(action, context) {
     const selector = await context.render(action.selector);
     const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    context.detail(scope.name(selector));
     await actOn(context, scope, selector, "click", timeout, () =>
       scope.locator(selector).first().click({ timeout, signal: context.signal }),
     );

@@ -1,6 +1,7 @@
 import { defineStepKind } from "../../steps/step-kind.js";
 import type { TabInfo } from "../browser-access.js";
 import { browserOf, ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
+import { tabDetail } from "./switch-tab.js";
 
 export type CloseTabAction = null;
 
@@ -15,6 +16,8 @@ export const closeTabStep = defineStepKind<CloseTabAction>({
   async run(_action, context): Promise<TabInfo> {
     const access = browserOf(context);
     await stepPage(context, ELEMENT_TIMEOUT_MS);
-    return access.closeTab();
+    const tab = await access.closeTab();
+    context.detail(tabDetail(tab));
+    return tab;
   },
 });

@@ -3,6 +3,7 @@ import { saveTarget, selector, text } from "../../definition/schema-parts.js";
 import { type FileResult, fileResult } from "../../files/file-result.js";
 import { filesOf } from "../../files/files-of.js";
 import { NetworkRefused } from "../../network/guard.js";
+import { formatBytes } from "../../run/limits.js";
 import { isHttpAddress } from "../../steps/http.js";
 import { exchange, networkCause } from "../../steps/http-exchange.js";
 import { checkStatus, statusAccepted } from "../../steps/http-response.js";
@@ -54,6 +55,7 @@ export const downloadStep = defineStepKind<DownloadAction>({
       action.click === undefined
         ? await downloadUrl(action.url ?? "", context)
         : await downloadByClick(action.click, action.frame, context);
+    context.detail(`${result.file} (${formatBytes(result.bytes)})`);
     if (action.save_as !== undefined) context.saveAs(action.save_as, result);
     return result;
   },
@@ -68,6 +70,7 @@ async function downloadByClick(
   // Checked before the browser starts: without run files nothing could be kept.
   const files = filesOf(context);
   const target = await context.render(clickSelector);
+  context.detail(`click "${target}"`);
   const frame = frameSelector === undefined ? undefined : await context.render(frameSelector);
   const { page, timeout } = await stepPage(context, DOWNLOAD_TIMEOUT_MS);
   const deadline = Date.now() + timeout;
@@ -118,6 +121,7 @@ async function downloadUrl(address: string, context: StepContext): Promise<FileR
   const files = filesOf(context);
   const url = await context.render(address);
   const target = `GET ${url}`;
+  context.detail(target);
   if (!isHttpAddress(url)) throw new Error(`download ${url}: not an http:// or https:// address`);
   try {
     await context.network.guard.checkUrl(url);

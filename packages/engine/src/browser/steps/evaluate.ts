@@ -40,6 +40,7 @@ export const evaluateStep = defineStepKind<EvaluateAction>({
   async run(action, context) {
     const written = typeof action === "string" ? { expression: action } : action;
     const expression = await context.render(written.expression);
+    context.detail(expression);
     const { scope, timeout } = await stepScope(context, NAVIGATION_TIMEOUT_MS, written.frame);
     const target = await evaluationTarget(scope, timeout, context);
     const limit = context.limits.dataBytes;
@@ -69,6 +70,7 @@ export const evaluateStep = defineStepKind<EvaluateAction>({
     const bytes = Buffer.byteLength(read.json);
     if (bytes > limit) throw tooLarge(bytes);
     const value: unknown = JSON.parse(read.json);
+    context.detail(`→ ${context.preview(value)}`);
     if (written.save_as !== undefined) context.saveAs(written.save_as, value);
     return value;
   },

@@ -21,10 +21,12 @@ export const existsStep = defineStepKind<ExistsAction>({
   async run(action, context) {
     const selector = await context.render(action.selector);
     const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    context.detail(scope.name(selector));
     const count = await actOn(context, scope, selector, "look for", timeout, () =>
       scope.locator(selector).count(),
     );
     const found = count > 0;
+    context.detail(`${scope.name(selector)} → ${found}`);
     if (action.save_as !== undefined) context.saveAs(action.save_as, found);
     return found;
   },

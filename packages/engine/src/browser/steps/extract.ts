@@ -83,6 +83,7 @@ export const extractStep = defineStepKind<ExtractAction>({
     }
     const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
     const matches = scope.locator(selector);
+    context.detail(scope.name(selector));
     const value = await actOn(context, scope, selector, "read", timeout, async () => {
       // One page evaluation reads every match: a call per element would be slow on long lists,
       // and each would add its own listener to the step's signal.
@@ -95,6 +96,7 @@ export const extractStep = defineStepKind<ExtractAction>({
       if (first === undefined) throw noMatch(selector, timeout, scope);
       return first;
     });
+    context.detail(`${scope.name(selector)} → ${context.preview(value)}`);
     if (action.save_as !== undefined) context.saveAs(action.save_as, value);
     return value;
   },

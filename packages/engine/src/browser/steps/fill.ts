@@ -17,6 +17,7 @@ export const fillStep = defineStepKind<FillAction>({
     const selector = await context.render(action.selector);
     const value = await fieldText(action.value, context.render);
     const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    context.detail(`${scope.name(selector)} ← ${context.preview(value)}`);
     await actOn(context, scope, selector, "fill", timeout, () =>
       scope.locator(selector).first().fill(value, { timeout, signal: context.signal }),
     );

@@ -26,6 +26,7 @@ export const gotoStep = defineStepKind<GotoAction>({
   browser: true,
   async run(action, context) {
     const url = await context.render(typeof action === "string" ? action : action.url);
+    context.detail(url);
     if (!isHttpAddress(url)) throw new Error(`goto ${url}: not an http:// or https:// address`);
     // Said plainly here; the browser's proxy holds every later request (redirects, subresources)
     // to the same policy. A name that does not resolve is left to the browser to report.
@@ -56,6 +57,8 @@ export const gotoStep = defineStepKind<GotoAction>({
     const refusal = response?.headers()[REFUSED_HEADER];
     if (refusal !== undefined)
       throw new Error(`goto ${url} refused: ${decodeURIComponent(refusal)}`);
-    return { url: page.url(), status: response?.status() ?? null };
+    const result = { url: page.url(), status: response?.status() ?? null };
+    context.detail(`${result.url} → ${result.status ?? "no response"}`);
+    return result;
   },
 });

@@ -13,6 +13,7 @@ export const hoverStep = defineStepKind<HoverAction>({
   async run(action, context) {
     const selector = await context.render(action.selector);
     const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    context.detail(scope.name(selector));
     await actOn(context, scope, selector, "hover over", timeout, () =>
       scope.locator(selector).first().hover({ timeout, signal: context.signal }),
     );

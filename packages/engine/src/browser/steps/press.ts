@@ -29,6 +29,7 @@ export const pressStep = defineStepKind<PressAction>({
     const selector =
       action.selector === undefined ? undefined : await context.render(action.selector);
     const { page, scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    context.detail(selector === undefined ? key : `${key} on ${scope.name(selector)}`);
     if (selector === undefined) {
       // The keyboard goes to whatever has focus and waits for nothing, so it takes no timeout.
       await raceAbort(page.keyboard.press(key), context.signal).catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { saveTarget } from "../../definition/schema-parts.js";
 import { filesOf } from "../../files/files-of.js";
 import { raceAbort } from "../../run/abort.js";
+import { formatBytes } from "../../run/limits.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { firstLine, withoutApiName } from "../error-text.js";
 import { browserOf, ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
@@ -55,13 +56,14 @@ export const screenshotStep = defineStepKind<ScreenshotAction>({
       content_type: stored.content_type,
       sha256: stored.sha256,
     };
+    context.detail(`${stored.name} (${formatBytes(stored.bytes)})`);
     if (action?.save_as !== undefined) context.saveAs(action.save_as, result);
     return result;
   },
 });
 
 /** A step label as a file name part: `step 3 (screenshot)` → `step-3-screenshot`. */
-function fileLabel(label: string): string {
+export function fileLabel(label: string): string {
   const safe = label
     .replace(/[^A-Za-z0-9_-]+/g, "-")
     .replace(/^-+|-+$/g, "")

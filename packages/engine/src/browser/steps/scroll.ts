@@ -30,6 +30,7 @@ export const scrollStep = defineStepKind<ScrollAction>({
     const selector =
       action?.selector === undefined ? undefined : await context.render(action.selector);
     const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action?.frame);
+    context.detail(selector === undefined ? "to the bottom" : scope.name(selector));
     if (selector !== undefined) {
       await actOn(context, scope, selector, "scroll to", timeout, () =>
         scope.locator(selector).first().scrollIntoViewIfNeeded({ timeout, signal: context.signal }),

@@ -15,9 +15,12 @@ export const selectStep = defineStepKind<SelectAction>({
     const selector = await context.render(action.selector);
     const value = await fieldText(action.value, context.render);
     const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    context.detail(`${scope.name(selector)} ← ${context.preview(value)}`);
     // A string matches an option by value or by label (Playwright's rule).
-    return actOn(context, scope, selector, `select "${value}" in`, timeout, () =>
+    const selected = await actOn(context, scope, selector, `select "${value}" in`, timeout, () =>
       scope.locator(selector).first().selectOption(value, { timeout, signal: context.signal }),
     );
+    context.detail(`${scope.name(selector)} → ${context.preview(selected)}`);
+    return selected;
   },
 });

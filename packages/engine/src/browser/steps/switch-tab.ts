@@ -23,7 +23,9 @@ export const switchTabStep = defineStepKind<SwitchTabAction>({
     const which = tabChoice(typeof action === "string" ? await context.resolve(action) : action);
     const access = browserOf(context);
     const { timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
-    return access.switchTab(which, timeout, context.signal);
+    const tab = await access.switchTab(which, timeout, context.signal);
+    context.detail(tabDetail(tab));
+    return tab;
   },
 });
 
@@ -35,4 +37,9 @@ function tabChoice(value: unknown): "last" | number {
   throw new Error(
     `switch_tab needs last or a tab's index from 0, not ${JSON.stringify(value) ?? "nothing"}`,
   );
+}
+
+/** The tab now current, as the detail of a step that changed it: `tab 2 of 3: <url>`. */
+export function tabDetail(tab: TabInfo): string {
+  return `tab ${tab.index + 1} of ${tab.tabs}: ${tab.url}`;
 }

@@ -6,6 +6,7 @@ import { sanitiseFileName } from "../../files/file-names.js";
 import { fileResult } from "../../files/file-result.js";
 import { filesOf } from "../../files/files-of.js";
 import { type RunFile, RunFileNotFound, type RunFiles } from "../../files/run-files.js";
+import { formatBytes } from "../../run/limits.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
 import { browserOf, ELEMENT_TIMEOUT_MS, stepPage } from "./step-page.js";
@@ -43,6 +44,8 @@ export const uploadStep = defineStepKind<UploadAction>({
     const target = await context.render(action.selector);
     const frame = action.frame === undefined ? undefined : await context.render(action.frame);
     const { file, name } = chosenFile(await context.resolve(action.file), files);
+    const where = frame === undefined ? `"${target}"` : `"${target}" in frame "${frame}"`;
+    context.detail(`${file.name} (${formatBytes(file.bytes)}) → ${where}`);
     const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
     const staged = await stage(files.pathOf(file.name), name, await access.downloadsDir());
     const root = frame === undefined ? page : page.frameLocator(frame);

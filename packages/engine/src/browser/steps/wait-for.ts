@@ -26,6 +26,7 @@ export const waitForStep = defineStepKind<WaitForAction>({
     const selector = await context.render(action.selector);
     const state = action.state ?? "visible";
     const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
+    context.detail(`${scope.name(selector)} ${state}`);
     const target = scope.locator(selector).first();
     try {
       await target.waitFor({ state, timeout, signal: context.signal });

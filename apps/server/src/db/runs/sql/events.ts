@@ -1,16 +1,17 @@
 /** The columns of a step log row, in the order of eventValues (record.ts). */
 export const EVENT_COLUMNS = `run_id, at, type, step_index, step_id, step_kind, step_label, attempt,
-  duration_ms, level, message, detail, video_offset_ms`;
+  duration_ms, level, message, detail, video_offset_ms, step_detail, file`;
 
 /** One `?` per column of EVENT_COLUMNS. */
-const EVENT_PLACEHOLDERS = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+const EVENT_PLACEHOLDERS = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 /**
  * EVENT_PLACEHOLDERS with the columns' types: a VALUES list read by a SELECT does not take them
  * from the table its rows go to (PostgreSQL).
  */
 export const TYPED_EVENT_PLACEHOLDERS = `?::text, ?::timestamp(3), ?::text, ?::integer, ?::text,
-  ?::text, ?::text, ?::integer, ?::integer, ?::text, ?::text, ?::text, ?::integer`;
+  ?::text, ?::text, ?::integer, ?::integer, ?::text, ?::text, ?::text, ?::integer, ?::text,
+  ?::text`;
 
 /** Appends `count` events to the step log (their values in the order of EVENT_COLUMNS). */
 export function insertEvents(count: number): string {
