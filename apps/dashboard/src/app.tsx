@@ -3,8 +3,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiProvider } from "./api/api-context.js";
 import { clientFor, storedKey } from "./api/session.js";
 import { useRunStream } from "./live/run-stream.js";
+import { ProfilesPage } from "./pages/profiles/profiles-page.js";
 import { RunPage } from "./pages/run/run-page.js";
 import { RunsPage } from "./pages/runs/runs-page.js";
+import { SchedulesPage } from "./pages/schedules/schedules-page.js";
 import { SignIn } from "./pages/sign-in.js";
 import { SkillPage } from "./pages/skill/skill-page.js";
 import { SkillsPage } from "./pages/skills-page.js";
@@ -54,6 +56,12 @@ export function App() {
 const SECTIONS = [
   { to: "/", label: "Runs", matches: (path: string) => path === "/" || path.startsWith("/runs") },
   { to: "/skills", label: "Skills", matches: (path: string) => path.startsWith("/skills") },
+  {
+    to: "/schedules",
+    label: "Schedules",
+    matches: (path: string) => path.startsWith("/schedules"),
+  },
+  { to: "/profiles", label: "Profiles", matches: (path: string) => path.startsWith("/profiles") },
   { to: "/webhooks", label: "Webhooks", matches: (path: string) => path.startsWith("/webhooks") },
 ];
 
@@ -103,6 +111,8 @@ function Page(props: { path: string }) {
   if (parts[0] === "runs" && parts[1]) return <RunPage id={parts[1]} />;
   if (parts[0] === "skills" && parts[1]) return <SkillPage id={parts[1]} />;
   if (parts[0] === "skills") return <SkillsPage />;
+  if (parts[0] === "schedules") return <SchedulesPage />;
+  if (parts[0] === "profiles") return <ProfilesPage />;
   if (parts[0] === "webhooks") return <WebhooksPage />;
   return (
     <section>
