@@ -589,6 +589,14 @@ describe("the dashboard in Chromium", () => {
     expect(await api<unknown[]>("GET", "/schedule/list")).toEqual([]);
 
     await form.getByLabel("Cron").fill("0 7 * * MON-FRI");
+    // The preview, asked of the server as the fields settle: five weekday mornings in Berlin.
+    const preview = form.locator(".next-runs-preview time");
+    await expect
+      .poll(async () => (await preview.allTextContents()).join(","), { timeout: 10_000 })
+      .toMatch(/^(\d{4}-\d{2}-\d{2} 07:00 \+0[12]:00,){4}\d{4}-\d{2}-\d{2} 07:00 \+0[12]:00$/);
+    const previewed = await preview.evaluateAll((times) =>
+      times.map((time) => time.getAttribute("datetime")),
+    );
     await form.getByRole("button", { name: "Create schedule" }).click();
     await page.waitForURL(/\/ui\/schedules$/);
     const [created] = await api<{ id: string; next_runs: string[] }[]>("GET", "/schedule/list");
@@ -602,6 +610,8 @@ describe("the dashboard in Chromium", () => {
       created.next_runs[0],
     );
     for (const at of shown) expect(at).toMatch(/^\d{4}-\d{2}-\d{2} 07:00 \+0[12]:00$/);
+    // What the form previewed is what the schedule was created with.
+    expect(previewed).toEqual(created.next_runs);
 
     // A run now: its tick links the run, and the schedule shows it as its last run.
     const run = await api<Run>("POST", `/schedule/${created.id}/trigger`);

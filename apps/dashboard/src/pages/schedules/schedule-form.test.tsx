@@ -14,6 +14,19 @@ const signIn = skill({
   ],
 });
 
+const NEXT_RUNS = ["2026-11-30T07:00:00.000+01:00", "2026-12-01T07:00:00.000+01:00"];
+
+/** A server that previews any cron as NEXT_RUNS and answers the creation with `created`. */
+function server(created: () => Response) {
+  return async (request: Request) => {
+    if (new URL(request.url).pathname === "/v1/schedule/next_runs") {
+      const body = (await request.json()) as { cron: string; timezone: string };
+      return json({ ...body, next_runs: NEXT_RUNS });
+    }
+    return created();
+  };
+}
+
 /** The form's control for the field named `name`. */
 function control<E extends HTMLElement = HTMLInputElement>(container: ParentNode, name: string) {
   return find<E>(container, `[name="${name}"]`);
@@ -28,8 +41,9 @@ function issueOf(container: HTMLElement, name: string): string | null | undefine
 
 describe("the schedule form", () => {
   it("sends the inputs with the cron, zone, overlap and catch-up, then opens the schedules", async () => {
-    const { container, calls, bodies } = await renderWithApi(<ScheduleForm skill={signIn} />, () =>
-      json({}, 201),
+    const { container, calls, bodies } = await renderWithApi(
+      <ScheduleForm skill={signIn} />,
+      server(() => json({}, 201)),
     );
     expect(control(container, "cron").value).toBe("0 7 * * MON-FRI");
     expect(control(container, "user").value).toBe("demo");
@@ -52,12 +66,49 @@ describe("the schedule form", () => {
     });
   });
 
-  it("shows the server's refusal of the cron, the zone and an input at each one's field", async () => {
+  it("previews the next runs the server computes for the cron and zone typed, once typing settles", async () => {
+    const { container, calls, bodies } = await renderWithApi(
+      <ScheduleForm skill={signIn} />,
+      server(() => json({}, 201)),
+    );
+    // The first values are asked for at once.
+    const asked = () =>
+      calls.flatMap((call, i) => (call === "POST /schedule/next_runs" ? [bodies[i]] : []));
+    await waitFor(() => find(container, ".next-runs-preview li"));
+    expect(asked()).toHaveLength(1);
+    await type(control(container, "timezone"), "Europe/Berlin");
+    await waitFor(() =>
+      expect(asked().at(-1)).toEqual({ cron: "0 7 * * MON-FRI", timezone: "Europe/Berlin" }),
+    );
+    expect(asked()).toHaveLength(2);
+    await waitFor(() => find(container, ".next-runs-preview li"));
+    expect(
+      [...container.querySelectorAll(".next-runs-preview li")].map((li) => li.textContent),
+    ).toEqual(["2026-11-30 07:00 +01:00", "2026-12-01 07:00 +01:00"]);
+  });
+
+  it("says why a cron has no next runs, as the server words it", async () => {
     const { container } = await renderWithApi(<ScheduleForm skill={signIn} />, () =>
-      refused(
-        [["body", "cron"], "the cron fires every 1 s, more often than every 60 s"],
-        [["body", "timezone"], "unknown time zone Mars/Olympus"],
-        [["body", "inputs", "password"], "Field required"],
+      refused([["body", "cron"], "Value error, the cron names no time to come"]),
+    );
+    await waitFor(() =>
+      expect(find(container, ".next-runs-preview").textContent).toBe(
+        "Next runsNone: Value error, the cron names no time to come",
+      ),
+    );
+    // A preview's refusal is no refusal of the form: no field is marked before it is sent.
+    expect(container.querySelector('[aria-invalid="true"]')).toBeNull();
+  });
+
+  it("shows the server's refusal of the cron, the zone and an input at each one's field", async () => {
+    const { container } = await renderWithApi(
+      <ScheduleForm skill={signIn} />,
+      server(() =>
+        refused(
+          [["body", "cron"], "the cron fires every 1 s, more often than every 60 s"],
+          [["body", "timezone"], "unknown time zone Mars/Olympus"],
+          [["body", "inputs", "password"], "Field required"],
+        ),
       ),
     );
     await click(button(container, "Create schedule"));

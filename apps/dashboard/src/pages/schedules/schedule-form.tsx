@@ -4,6 +4,7 @@ import { CallFailed, messageOf } from "../../api/errors.js";
 import { controlProps, Field } from "../../components/field.js";
 import { type InputDraft, initialDraft } from "../../components/run-form/input-draft.js";
 import { InputField } from "../../components/run-form/input-field.js";
+import { NextRunsPreview } from "./next-runs-preview.js";
 import type { ScheduleOverlap } from "./schedule-types.js";
 import { type ScheduleTiming, useCreateSchedule } from "./use-create-schedule.js";
 
@@ -22,7 +23,8 @@ function readerZone(): string {
  * The run form's inputs and a cron, a time zone, what a tick does while the last run is open,
  * and how late a missed tick may still fire: creates a schedule of the skill. The server
  * checks it all (a bad cron, an unknown zone, a cron firing too often) and its 422s are shown
- * at their fields; its next runs are shown once it is created, as the server computed them.
+ * at their fields; the next runs the cron and zone give are shown as they are typed, as the
+ * server computes them.
  */
 export function ScheduleForm(props: { skill: Skill }) {
   const formId = useId();
@@ -79,6 +81,7 @@ export function ScheduleForm(props: { skill: Skill }) {
           onChange={(e) => set("timezone", e.target.value)}
         />
       </TimingField>
+      <NextRunsPreview cron={timing.cron} timezone={timing.timezone} />
       <TimingField
         id={`${formId}-overlap`}
         label="While the last run has not ended"
