@@ -5,8 +5,10 @@ import { clientFor, storedKey } from "./api/session.js";
 import { useRunStream } from "./live/run-stream.js";
 import { KeysPage } from "./pages/keys/keys-page.js";
 import { OverviewPage } from "./pages/overview/overview-page.js";
+import { ProfilesPage } from "./pages/profiles/profiles-page.js";
 import { RunPage } from "./pages/run/run-page.js";
 import { RunsPage } from "./pages/runs/runs-page.js";
+import { SchedulesPage } from "./pages/schedules/schedules-page.js";
 import { SecretsPage } from "./pages/secrets/secrets-page.js";
 import { SignIn } from "./pages/sign-in.js";
 import { SkillPage } from "./pages/skill/skill-page.js";
@@ -58,6 +60,12 @@ const SECTIONS = [
   { to: "/", label: "Runs", matches: (path: string) => path === "/" || path.startsWith("/runs") },
   { to: "/overview", label: "Overview", matches: (path: string) => path.startsWith("/overview") },
   { to: "/skills", label: "Skills", matches: (path: string) => path.startsWith("/skills") },
+  {
+    to: "/schedules",
+    label: "Schedules",
+    matches: (path: string) => path.startsWith("/schedules"),
+  },
+  { to: "/profiles", label: "Profiles", matches: (path: string) => path.startsWith("/profiles") },
   { to: "/webhooks", label: "Webhooks", matches: (path: string) => path.startsWith("/webhooks") },
   { to: "/secrets", label: "Secrets", matches: (path: string) => path.startsWith("/secrets") },
   { to: "/keys", label: "API keys", matches: (path: string) => path.startsWith("/keys") },
@@ -109,6 +117,8 @@ function Page(props: { path: string }) {
   if (parts[0] === "runs" && parts[1]) return <RunPage id={parts[1]} />;
   if (parts[0] === "skills" && parts[1]) return <SkillPage id={parts[1]} />;
   if (parts[0] === "skills") return <SkillsPage />;
+  if (parts[0] === "schedules") return <SchedulesPage />;
+  if (parts[0] === "profiles") return <ProfilesPage />;
   if (parts[0] === "webhooks") return <WebhooksPage />;
   if (parts[0] === "secrets") return <SecretsPage />;
   if (parts[0] === "overview") return <OverviewPage />;

@@ -629,6 +629,110 @@ describe("the dashboard in Chromium", () => {
     expect(await api<unknown[]>("GET", "/webhook/list")).toEqual([]);
   });
 
+  it("creates a schedule from a skill's page, its refusals at their fields; lists, pauses, resumes, shows ticks and deletes it", async () => {
+    await page.goto(`${server.origin}/ui/skills/skill_sum`);
+    await page.getByRole("radio", { name: "On a schedule" }).check();
+    const form = page.locator("form.schedule-form");
+    await form.getByLabel(/^a/).fill("2");
+    await form.getByLabel(/^b/).fill("3");
+    // An unknown zone and a cron firing every second: each 422 at its own field, nothing created.
+    await form.getByLabel("Time zone").fill("Mars/Olympus");
+    await form.getByRole("button", { name: "Create schedule" }).click();
+    await form.locator('input[aria-invalid="true"][name="timezone"]').waitFor();
+    await form.getByLabel("Time zone").fill("Europe/Berlin");
+    await form.getByLabel("Cron").fill("* * * * * *");
+    await form.getByRole("button", { name: "Create schedule" }).click();
+    await form.locator('input[aria-invalid="true"][name="cron"]').waitFor();
+    expect(await form.locator('input[aria-invalid="true"]').count()).toBe(1);
+    await page.locator("#run-form-title").evaluate((title) => title.scrollIntoView());
+    await shot("schedule-create");
+    expect(await api<unknown[]>("GET", "/schedule/list")).toEqual([]);
+
+    await form.getByLabel("Cron").fill("0 7 * * MON-FRI");
+    // The preview, asked of the server as the fields settle: five weekday mornings in Berlin.
+    const preview = form.locator(".next-runs-preview time");
+    await expect
+      .poll(async () => (await preview.allTextContents()).join(","), { timeout: 10_000 })
+      .toMatch(/^(\d{4}-\d{2}-\d{2} 07:00 \+0[12]:00,){4}\d{4}-\d{2}-\d{2} 07:00 \+0[12]:00$/);
+    const previewed = await preview.evaluateAll((times) =>
+      times.map((time) => time.getAttribute("datetime")),
+    );
+    await form.getByRole("button", { name: "Create schedule" }).click();
+    await page.waitForURL(/\/ui\/schedules$/);
+    const [created] = await api<{ id: string; next_runs: string[] }[]>("GET", "/schedule/list");
+    if (created === undefined) throw new Error("no schedule was created");
+    const item = page.locator(`li[data-schedule="${created.id}"]`);
+    await item.getByText("0 7 * * MON-FRI in Europe/Berlin").waitFor();
+    // The next runs as the server computed them, on Berlin's wall clock.
+    const shown = await item.locator(".next-runs time").allTextContents();
+    expect(shown).toHaveLength(5);
+    expect(await item.locator(".next-runs time").first().getAttribute("datetime")).toBe(
+      created.next_runs[0],
+    );
+    for (const at of shown) expect(at).toMatch(/^\d{4}-\d{2}-\d{2} 07:00 \+0[12]:00$/);
+    // What the form previewed is what the schedule was created with.
+    expect(previewed).toEqual(created.next_runs);
+
+    // A run now: its tick links the run, and the schedule shows it as its last run.
+    const run = await api<Run>("POST", `/schedule/${created.id}/trigger`);
+    await page.reload();
+    await item.getByRole("button", { name: "Show ticks" }).click();
+    const tick = item.locator('tr[data-outcome="fired"]');
+    await tick.getByText("fired (triggered)").waitFor();
+    expect(await tick.getByRole("link").getAttribute("href")).toBe(`/ui/runs/${run.id}`);
+    await item.locator('.schedule-facts .state[data-state="finish"]').waitFor({ timeout: 30_000 });
+    await shot("schedules");
+
+    await item.getByRole("button", { name: "Pause" }).click();
+    await item.getByRole("button", { name: "Resume" }).waitFor();
+    expect(await item.locator(".schedule-state").textContent()).toBe("paused");
+    await item.getByRole("button", { name: "Resume" }).click();
+    await item.getByRole("button", { name: "Pause" }).waitFor();
+
+    await item.getByRole("button", { name: "Delete", exact: true }).click();
+    await item.getByRole("button", { name: "Delete the schedule" }).click();
+    await item.waitFor({ state: "detached" });
+    expect(await api<unknown[]>("GET", "/schedule/list")).toEqual([]);
+  });
+
+  it("lists browser profiles, their cookies by domain and never a value, and deletes one", async () => {
+    const expires = Math.floor(Date.now() / 1000) + 3600;
+    await api("PUT", "/profile/backoffice-demo", {
+      cookies: [
+        {
+          name: "backoffice_session",
+          value: "the-session-value-never-shown",
+          domain: "127.0.0.1",
+          path: "/demo/backoffice",
+          expires,
+          httpOnly: true,
+          secure: false,
+          sameSite: "Lax",
+        },
+      ],
+      origins: [],
+    });
+    await page.getByRole("navigation").getByRole("link", { name: "Profiles" }).click();
+    const item = page.locator('li[data-profile="backoffice-demo"]');
+    await item.getByText(/^version 1 · saved .+ · imported · 1 cookie, \d+ bytes$/).waitFor();
+    const row = item.locator("tbody tr");
+    expect(await row.locator("td").allTextContents()).toEqual([
+      "127.0.0.1",
+      "1",
+      expect.any(String),
+    ]);
+    expect(Date.parse((await row.locator("time").getAttribute("datetime")) ?? "")).toBe(
+      expires * 1000,
+    );
+    expect(await page.content()).not.toContain("the-session-value-never-shown");
+    await shot("profiles");
+
+    await item.getByRole("button", { name: "Delete backoffice-demo" }).click();
+    await item.getByRole("button", { name: "Delete it and its saved sign-ins" }).click();
+    await item.waitFor({ state: "detached" });
+    expect(await api<unknown[]>("GET", "/profile/list")).toEqual([]);
+  });
+
   it("runs a run again with the same inputs", async () => {
     const first = await api<Run>("POST", "/run/", {
       skill_id: "skill_sum",
@@ -926,6 +1030,8 @@ describe("the dashboard in Chromium", () => {
         "/ui/overview",
         "/ui/secrets",
         "/ui/keys",
+        "/ui/schedules",
+        "/ui/profiles",
       ]) {
         await page.goto(`${server.origin}${path}`);
         await page.locator("main h1").first().waitFor();

@@ -88,8 +88,8 @@ function giveCode(session: string, code: string): Promise<Page> {
   return open(`${BASE}/code`, { method: "POST", session, body: new URLSearchParams({ code }) });
 }
 
-/** The code an authenticator app shows now for the demo account. */
-const currentCode = () => new TOTP({ secret: DEMO_TOTP_KEY }).generate();
+/** The code an authenticator app shows now for the demo account, by the server's clock. */
+const currentCode = () => new TOTP({ secret: DEMO_TOTP_KEY }).generate({ timestamp: now });
 
 /** Signs in with the demo account, password and code, and returns the session id. */
 async function signIn(): Promise<string> {

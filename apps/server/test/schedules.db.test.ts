@@ -189,6 +189,61 @@ describe("creating a schedule", () => {
   });
 });
 
+describe("previewing a cron's next runs", () => {
+  const preview = (json: Record<string, unknown>) =>
+    call(server.origin, "POST", "/v1/schedule/next_runs", { key, json });
+
+  it("gives the next runs a schedule of that cron and zone is created with, and writes nothing", async () => {
+    // One on an hour Berlin skips shows the DST mapping: 02:30 on 28 March 2027 fires at 03:00 CEST.
+    for (const [cron, timezone] of [
+      ["0 9 * * MON-FRI", "Europe/Berlin"],
+      ["30 2 28 3 *", "europe/berlin"],
+      ["*/15 * * * *", "Asia/Kolkata"],
+      ["0 0 1 * *", "UTC"],
+    ] as const) {
+      const shown = await preview({ cron, timezone });
+      expect(shown.status, shown.text).toBe(200);
+      const created = await createSchedule(server, key, { ...MINUTELY, cron, timezone });
+      expect(created.status, created.text).toBe(201);
+      const schedule = created.body as { cron: string; timezone: string; next_runs: string[] };
+      expect(shown.body).toEqual({
+        cron: schedule.cron,
+        timezone: schedule.timezone,
+        next_runs: schedule.next_runs,
+      });
+    }
+    const berlin = await preview({ cron: "30 2 28 3 *", timezone: "Europe/Berlin" });
+    expect((berlin.body as { next_runs: string[] }).next_runs[0]).toBe(
+      "2027-03-28T03:00:00.000+02:00",
+    );
+    const before = await server.db.prisma.schedule.count();
+    await preview({ cron: "0 * * * *" });
+    expect(await server.db.prisma.schedule.count()).toBe(before);
+  });
+
+  it("refuses what creating would refuse, each at its field", async () => {
+    const cases: [Record<string, unknown>, (string | number)[], RegExp][] = [
+      [{ cron: "0 * * * *", timezone: "Mars/Olympus" }, ["body", "timezone"], /unknown time zone/],
+      [{ cron: "* * * * * *" }, ["body", "cron"], /fires 1s apart/],
+      [{ cron: "0 0 30 2 *" }, ["body", "cron"], /names no time to come/],
+      [{ cron: "not a cron" }, ["body", "cron"], /./],
+      [{ cron: "" }, ["body", "cron"], /at least 1 character/],
+      [{ cron: "0 * * * *", extra: 1 }, ["body", "extra"], /./],
+      [{ cron: "x".repeat(201) }, ["body", "cron"], /at most 200/],
+    ];
+    for (const [body, loc, message] of cases) {
+      const reply = await preview(body);
+      expect(reply.status, JSON.stringify(body)).toBe(422);
+      const detail = (reply.body as { detail: { loc: unknown[]; msg: string }[] }).detail;
+      expect(
+        detail.map((issue) => issue.loc),
+        JSON.stringify(body),
+      ).toEqual([loc]);
+      expect(detail[0]?.msg).toMatch(message);
+    }
+  });
+});
+
 describe("ticks", () => {
   it("fire once each, as runs that carry schedule_id and scheduled_for", async () => {
     clock.set("2026-12-01T10:00:30.000Z");

@@ -853,6 +853,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/schedule/next_runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a cron's next runs
+         * @description The next five times `cron` names in `timezone`, computed exactly as `POST /schedule`
+         *     computes a new schedule's `next_runs` (the same DST rules), and checked as it checks them:
+         *     a cron that is not one, names no time to come or fires more often than
+         *     `SCHEDULE_MIN_INTERVAL_SECONDS` apart, or an unknown `timezone`, is a 422 at its field.
+         *     Nothing is stored; a form shows what a schedule would do before it is created.
+         */
+        post: operations["previewScheduleRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/schedule/list": {
         parameters: {
             query?: never;
@@ -1637,6 +1661,27 @@ export interface components {
              *     subscribed to `schedule.paused` are told. Null or absent: never.
              */
             pause_after_failures?: number | null;
+        };
+        ScheduleRunsPreviewRequest: {
+            /**
+             * @description As `POST /schedule` takes it.
+             * @example 0 7 * * MON-FRI
+             */
+            cron: string;
+            /**
+             * @description As `POST /schedule` takes it.
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timezone: string;
+        };
+        ScheduleRunsPreview: {
+            /** @description The cron as a schedule keeps it (its fields separated by one space). */
+            cron: string;
+            /** @description The zone's IANA name, its case corrected. */
+            timezone: string;
+            /** @description The next five times, in `timezone` with its offset, as a schedule's `next_runs`. */
+            next_runs: string[];
         };
         /** @description The fields to change; each is checked as at creation. */
         UpdateScheduleRequest: {
@@ -3654,6 +3699,36 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["MissingScopeSchedulesWrite"];
             404: components["responses"]["SkillNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    previewScheduleRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleRunsPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The cron as a schedule would keep it, its zone, and the next five times. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleRunsPreview"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];

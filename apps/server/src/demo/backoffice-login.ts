@@ -1,5 +1,6 @@
 import express, { type RequestHandler, type Router } from "express";
 import { TOTP } from "otpauth";
+import type { Clock } from "../domain/clock.js";
 import { BACKOFFICE, escapeHtml, sendPage } from "./backoffice-html.js";
 import {
   clearSessionCookie,
@@ -23,8 +24,11 @@ export function sessionOf(res: express.Response): Session | undefined {
   return res.locals.backofficeSession as Session | undefined;
 }
 
-/** GET/POST /login and GET /logout. */
-export function loginRoutes(router: Router, sessions: SessionStore): void {
+/**
+ * GET/POST /login, GET/POST /code and GET /logout. Codes are checked on `clock`, the one the
+ * sessions expire by, so that a test moving it moves both (as a run's `$totp` follows it).
+ */
+export function loginRoutes(router: Router, sessions: SessionStore, clock: Clock): void {
   router.get("/login", (_req, res) => {
     sendLoginPage(res, 200, "", null);
   });
@@ -65,7 +69,7 @@ export function loginRoutes(router: Router, sessions: SessionStore): void {
         res.redirect(303, `${BACKOFFICE}/login`);
         return;
       }
-      if (!codeIsCurrent(fieldOf(req.body, "code"))) {
+      if (!codeIsCurrent(fieldOf(req.body, "code"), clock.now().getTime())) {
         sendCodePage(res, 401, "Wrong code");
         return;
       }
@@ -100,10 +104,11 @@ export function requireSession(sessions: SessionStore): RequestHandler {
   };
 }
 
-/** The current code of DEMO_TOTP_KEY, or the one before (a clock a little behind). */
-function codeIsCurrent(code: string): boolean {
+/** The code of DEMO_TOTP_KEY at `now` (epoch ms), or the one before (a clock a little behind). */
+function codeIsCurrent(code: string, now: number): boolean {
   if (!/^\d{6}$/.test(code)) return false;
-  return new TOTP({ secret: DEMO_TOTP_KEY }).validate({ token: code, window: 1 }) !== null;
+  const totp = new TOTP({ secret: DEMO_TOTP_KEY });
+  return totp.validate({ token: code, timestamp: now, window: 1 }) !== null;
 }
 
 function sendCodePage(res: express.Response, status: number, error: string | null): void {

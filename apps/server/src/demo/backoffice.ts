@@ -22,7 +22,7 @@ export function backofficeRouter(clock: Clock): Router {
   router.get("/", (_req, res) => {
     res.redirect(303, `${BACKOFFICE}/invoices`);
   });
-  loginRoutes(router, sessions);
+  loginRoutes(router, sessions, clock);
 
   // Everything below needs a session.
   router.use(requireSession(sessions));

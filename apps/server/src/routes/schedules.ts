@@ -102,6 +102,26 @@ export function schedulesRouter(deps: SchedulesRouterDeps): Router {
     }),
   );
 
+  // What a schedule of this cron would do, checked and computed as createSchedule does it.
+  router.post(
+    "/schedule/next_runs",
+    operation("previewScheduleRuns", async (req, res) => {
+      const body = req.body;
+      const now = clock.now();
+      const timing = checkTiming(
+        { cron: body.cron, timezone: body.timezone ?? "UTC", catchup: "0", jitter: "0" },
+        deps.minIntervalMs,
+        now,
+      );
+      if (!timing.ok) throw new RequestInvalid(timing.issues);
+      res.json({
+        cron: timing.timing.cron,
+        timezone: timing.timing.timezone,
+        next_runs: timing.cron.nextFormatted(now.getTime()),
+      });
+    }),
+  );
+
   // Declared before /schedule/:id so that `list` is never taken for an id.
   router.get(
     "/schedule/list",

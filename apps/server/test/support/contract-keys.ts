@@ -46,6 +46,7 @@ const GUARDED: Record<string, [Scope, string, (ctx: Ctx) => string]> = {
   listWebhookDeliveries: ["runs:read", "GET", () => "/v1/webhook/wh_x/deliveries"],
   redeliverWebhook: ["webhooks:write", "POST", () => "/v1/webhook/wh_x/deliveries/msg_x/redeliver"],
   createSchedule: ["schedules:write", "POST", () => "/v1/schedule"],
+  previewScheduleRuns: ["runs:read", "POST", () => "/v1/schedule/next_runs"],
   listSchedules: ["runs:read", "GET", () => "/v1/schedule/list"],
   getSchedule: ["runs:read", "GET", () => "/v1/schedule/sch_x"],
   updateSchedule: ["schedules:write", "PATCH", () => "/v1/schedule/sch_x"],

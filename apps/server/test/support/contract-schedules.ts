@@ -223,6 +223,64 @@ export function scheduleRows(skill: string, bobSkill: string, helpers: ScheduleR
       ),
     },
 
+    previewScheduleRuns: {
+      "200": [
+        {
+          name: "a weekday cron in Berlin, stored nowhere",
+          send: (ctx) =>
+            call(ctx.main.origin, "POST", "/v1/schedule/next_runs", {
+              key: ctx.alice,
+              json: { cron: "0  7 * * MON-FRI", timezone: "europe/berlin" },
+            }),
+          check: (reply) => {
+            const body = reply.body as { cron: string; timezone: string; next_runs: string[] };
+            expect(body.cron).toBe("0 7 * * MON-FRI");
+            expect(body.timezone).toBe("Europe/Berlin");
+            expect(body.next_runs).toHaveLength(5);
+            for (const at of body.next_runs) expect(at).toMatch(/T07:00:00\.000\+0[12]:00$/);
+          },
+        },
+      ],
+      "401": unauthorized((ctx, key) =>
+        call(ctx.main.origin, "POST", "/v1/schedule/next_runs", {
+          key,
+          json: { cron: "0 * * * *" },
+        }),
+      ),
+      "413": oversized("POST", "/v1/schedule/next_runs", skill),
+      "422": [
+        {
+          name: "an unknown time zone",
+          send: (ctx) =>
+            call(ctx.main.origin, "POST", "/v1/schedule/next_runs", {
+              key: ctx.alice,
+              json: { cron: "0 * * * *", timezone: "Mars/Olympus" },
+            }),
+          check: (reply) =>
+            expect(reply.body).toMatchObject({ detail: [{ loc: ["body", "timezone"] }] }),
+        },
+        {
+          name: "a cron firing more often than SCHEDULE_MIN_INTERVAL_SECONDS",
+          send: (ctx) =>
+            call(ctx.main.origin, "POST", "/v1/schedule/next_runs", {
+              key: ctx.alice,
+              json: { cron: "*/30 * * * * *" },
+            }),
+          check: (reply) =>
+            expect(reply.body).toMatchObject({ detail: [{ loc: ["body", "cron"] }] }),
+        },
+        {
+          name: "no cron",
+          send: (ctx) =>
+            call(ctx.main.origin, "POST", "/v1/schedule/next_runs", { key: ctx.alice, json: {} }),
+        },
+      ],
+      "500": {
+        unreachable:
+          "computed from the request alone: it reads no repository, so the contract's server whose repositories fail cannot make it fail",
+      },
+    },
+
     listSchedules: {
       "200": [
         {

@@ -65,6 +65,7 @@ export const CONTRACT_RESOURCES = {
   keys: ["createKey", "listKeys", "deleteKey"],
   schedules: [
     "createSchedule",
+    "previewScheduleRuns",
     "listSchedules",
     "getSchedule",
     "updateSchedule",

@@ -535,6 +535,19 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
             }),
           );
         });
+    case "previewScheduleRuns":
+      // Valid crons and zones only: hostile ones are the invalid requests' part.
+      return fc
+        .record(
+          {
+            cron: fc.constantFrom("* * * * *", "0 9 * * MON-FRI", "30 0 * * * *", "0 0 1 * *"),
+            timezone: fc.constantFrom("UTC", "europe/berlin", "Asia/Kolkata"),
+          },
+          { requiredKeys: ["cron"] },
+        )
+        .map((body) =>
+          make(pathOf(op, ""), { body: JSON.stringify(body), headers: { ...auth, ...JSON_TYPE } }),
+        );
     case "listSchedules":
       return fc.constant(make(pathOf(op, "")));
     case "getSchedule":

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { json, renderWithApi } from "../../test-support/api.js";
 import { input, runSession, skill } from "../../test-support/fixtures.js";
-import { find, waitFor } from "../../test-support/render.js";
+import { button, click, find, waitFor } from "../../test-support/render.js";
 import { SkillPage } from "./skill-page.js";
 
 const signIn = skill({
@@ -49,6 +49,18 @@ describe("the skill page", () => {
     expect(find(container, ".note").textContent).toBe(
       "The inputs of run run_1; type its secret inputs again.",
     );
+  });
+
+  it("switches the run form to a schedule's form, with the same inputs and the cron's fields", async () => {
+    const { container } = await renderWithApi(<SkillPage id="skill_sign_in" />, server);
+    await waitFor(() => find(container, "form.run-form"));
+    expect(container.querySelector("form.schedule-form")).toBeNull();
+    await click(find(container, 'input[type="radio"]:not(:checked)'));
+    const form = find(container, "form.schedule-form");
+    const names = [...form.querySelectorAll("input, select")].map((c) => c.getAttribute("name"));
+    expect(names).toEqual(["cron", "timezone", "overlap", "catchup", "user", "password"]);
+    expect(button(container, "Create schedule")).toBeTruthy();
+    expect(container.querySelectorAll("form")).toHaveLength(1);
   });
 
   it("says when the skill cannot be read, with a way back", async () => {

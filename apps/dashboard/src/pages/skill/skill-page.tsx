@@ -1,8 +1,11 @@
+import { useState } from "react";
 import { Loading } from "../../components/loading.js";
 import { RunForm } from "../../components/run-form/run-form.js";
 import { Section } from "../../components/section.js";
 import { Unreadable } from "../../components/unreadable.js";
 import { Link, useTitle } from "../../router.js";
+import { ScheduleForm } from "../schedules/schedule-form.js";
+import { RunWhen } from "./run-when.js";
 import { SkillDefinition } from "./skill-definition.js";
 import { SkillFacts } from "./skill-facts.js";
 import { SkillInputs } from "./skill-inputs.js";
@@ -13,6 +16,8 @@ import { useSkill } from "./use-skill.js";
 export function SkillPage(props: { id: string }) {
   const skill = useSkill(props.id);
   const again = useAgainRun();
+  // The run form starts a run now; switched, the same inputs and a cron make a schedule.
+  const [scheduling, setScheduling] = useState(false);
   useTitle(skill.data?.name ?? "Skill");
   if (skill.error) {
     return (
@@ -43,12 +48,17 @@ export function SkillPage(props: { id: string }) {
               inputs again.
             </p>
           )}
-          {/* A new form once the run to run again is read: its first values are that run's. */}
-          <RunForm
-            key={again.run?.id ?? "new"}
-            skill={current}
-            initial={again.run?.inputs ?? undefined}
-          />
+          <RunWhen scheduling={scheduling} onChange={setScheduling} />
+          {scheduling ? (
+            <ScheduleForm skill={current} />
+          ) : (
+            // A new form once the run to run again is read: its first values are that run's.
+            <RunForm
+              key={again.run?.id ?? "new"}
+              skill={current}
+              initial={again.run?.inputs ?? undefined}
+            />
+          )}
         </Section>
         <Section name="inputs" title="Inputs">
           <SkillInputs inputs={current.inputs} />
