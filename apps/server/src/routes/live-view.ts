@@ -1,4 +1,3 @@
-import type { Response } from "express";
 import express, { type Router } from "express";
 import type { LiveViewRepository } from "../db/repositories/live-views.js";
 import { isStorableText } from "../db/storable-text.js";
@@ -6,13 +5,11 @@ import type { Clock } from "../domain/clock.js";
 import { LiveLinkExpired, LiveLinkInvalid, RunEnded, RunNotFound } from "../domain/errors.js";
 import type { VideoUrlSigner } from "../files/signed-url.js";
 import { ownerOf } from "../http/auth.js";
-import type { LiveFeeds, LiveViewer, LiveViewOptions } from "../http/live-feeds.js";
+import type { LiveFeeds, LiveViewOptions } from "../http/live-feeds.js";
+import { LIVE_BOUNDARY, multipartViewer } from "../http/multipart-viewer.js";
 import { operation } from "../http/operation.js";
 import type { Origin } from "../http/public-url.js";
 import type { OwnerStreams } from "../http/stream-limits.js";
-
-/** The boundary between the parts of a live view (multipart/x-mixed-replace). */
-export const LIVE_BOUNDARY = "skillrun-frame";
 
 // The longest a timer may wait (setTimeout's limit): a stream's end at its link's expiry.
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -89,36 +86,4 @@ export function liveViewRouter(deps: {
   );
 
   return router;
-}
-
-/**
- * A viewer writing to `res`: a frame goes out only when the one before has left this process
- * (nothing of it waits in the answer's buffer), otherwise it is dropped, so a slow client misses
- * frames instead of queueing them; one that leaves a frame unread for `stallMs` is let go.
- */
-function multipartViewer(res: Response, stallMs: number): LiveViewer {
-  let stalledSince: number | undefined;
-  return {
-    offer(frame) {
-      if (res.writableEnded || res.destroyed || res.writableLength > 0) return;
-      res.write(
-        `--${LIVE_BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: ${frame.length}\r\n\r\n`,
-      );
-      res.write(frame);
-      res.write("\r\n");
-    },
-    check(now) {
-      if (res.writableLength === 0) {
-        stalledSince = undefined;
-        return;
-      }
-      stalledSince ??= now;
-      // Ending the answer would wait behind what the client does not read: the connection goes.
-      if (now - stalledSince >= stallMs) res.destroy();
-    },
-    end() {
-      if (res.writableEnded || res.destroyed) return;
-      res.end(`--${LIVE_BOUNDARY}--\r\n`);
-    },
-  };
 }
