@@ -177,6 +177,10 @@ describe("GET /run/{id}/live", () => {
       await end(runId);
       expect(await stream.ended).toEqual({ closingBoundary: true });
       expect(stream.parts).toHaveLength(2);
+      // The ended run's frame serves nobody: it goes.
+      await expect
+        .poll(() => server.db.prisma.runLiveView.findUnique({ where: { runId } }))
+        .toBeNull();
     } finally {
       stream.abort();
     }

@@ -83,6 +83,8 @@ class Feed {
       if (read === null || read.ended) {
         for (const viewer of [...this.viewers]) viewer.end();
         this.stop();
+        // Its last frame serves nobody any more (its worker removes it too, when it held it).
+        if (read?.ended) await liveViews.forgetEnded(this.runId);
         return;
       }
       if (read.frame !== null) {
