@@ -13,6 +13,7 @@ import {
 } from "./contract-table.js";
 import {
   failingKeyOperations,
+  failingLiveViews,
   failingProfiles,
   failingRunChanges,
   failingRunEvents,
@@ -42,6 +43,7 @@ export const CONTRACT_RESOURCES = {
   runs: ["startRun", "listRuns", "getRun", "cancelRun", "pauseRun", "resumeRun", "rerunRun"],
   streams: ["listRunEvents", "streamRuns", "streamRunEvents"],
   videos: ["getRunVideoUrl", "getRunVideo"],
+  live: ["getRunLiveUrl", "getRunLive"],
   files: ["listRunFiles", "getRunFile", "uploadFile", "deleteFile"],
   skills: ["listSkills", "getSkill", "putSkill", "deleteSkill", "validateSkill"],
   secrets: ["putSecret", "deleteSecret", "listSecrets"],
@@ -144,6 +146,7 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
           webhooks: failingWebhooks,
           schedules: failingSchedules,
           runChanges: failingRunChanges,
+          liveViews: failingLiveViews,
           apiKeys: failingKeyOperations(deps.apiKeys),
         }),
       });
