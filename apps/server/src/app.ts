@@ -251,7 +251,6 @@ export function createApp(deps: AppDeps): Express {
       clock: deps.clock,
       options: liveViewOptions,
       streams: ownerStreams,
-      shutdown: deps.shutdown,
       linkBase,
     }),
   );

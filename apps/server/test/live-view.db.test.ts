@@ -399,3 +399,21 @@ describe("a client that does not read", () => {
     expect(other.status).toBe(200);
   });
 });
+
+describe("a server that shuts down", () => {
+  it("ends its live views, so that it can drain", async () => {
+    const own = await startTestServer();
+    await own.importSkills("alice", [skillRecord("skill_watched", "Watched")]);
+    const key = await own.keyFor("alice");
+    const run = await own.repos.runs.create({
+      owner: "alice",
+      skill: { id: "skill_watched", name: "Watched" },
+      inputs: {},
+    });
+    const reply = await call(own.origin, "GET", `/v1/run/${run.id}/live_url`, { key });
+    const stream = await openMultipart(reply.body as string);
+    expect(stream.status).toBe(200);
+    await own.close();
+    expect(await stream.ended).toEqual({ closingBoundary: true });
+  });
+});

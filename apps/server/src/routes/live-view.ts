@@ -28,7 +28,6 @@ export function liveViewRouter(deps: {
   options: LiveViewOptions;
   /** Every live stream of an owner on this server, the step logs' included (OWNER_MAX_STREAMS). */
   streams: OwnerStreams;
-  shutdown: AbortSignal;
   linkBase: (req: Origin) => string;
 }): Router {
   const { liveViews, signer, options } = deps;
@@ -74,11 +73,9 @@ export function liveViewRouter(deps: {
         () => viewer.end(),
         Math.min(MAX_TIMER_MS, Math.max(0, expires * 1000 - deps.clock.now().getTime())),
       );
-      const shutdown = () => viewer.end();
-      deps.shutdown.addEventListener("abort", shutdown, { once: true });
+      // A server shutting down ends every stream through `feeds` (LiveFeeds.close).
       res.once("close", () => {
         clearTimeout(expiry);
-        deps.shutdown.removeEventListener("abort", shutdown);
         leave();
         release();
       });
