@@ -356,7 +356,7 @@ describe("many viewers", () => {
 });
 
 describe("a client that does not read", () => {
-  it("misses frames instead of queueing them, and is let go", async () => {
+  it("misses frames instead of queueing them, and is let go", { timeout: 90_000 }, async () => {
     const runId = await aliceRun();
     const url = new URL(await liveUrl(runId));
     const socket = connect(Number(url.port), url.hostname);
@@ -370,7 +370,7 @@ describe("a client that does not read", () => {
     });
     let offered = 0;
     const big = frame(1_500_000);
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 40_000;
     // Frames keep coming (a page that keeps changing) until the server lets the client go.
     while (Date.now() < deadline) {
       await draw(runId, Buffer.concat([big.subarray(0, -3), randomBytes(1), big.subarray(-2)]));
@@ -378,7 +378,9 @@ describe("a client that does not read", () => {
       await new Promise((resolve) => setTimeout(resolve, OPTIONS.pollMs));
       const row = await server.db.prisma.runLiveView.findUnique({ where: { runId } });
       // The server no longer renews the watch once its only viewer is gone.
-      if ((row?.watchEndsAt?.getTime() ?? 0) < Date.now() - OPTIONS.watchForMs) break;
+      const lapsed = (row?.watchEndsAt?.getTime() ?? 0) < Date.now() - OPTIONS.watchForMs;
+      // Enough offered to fill the connection's buffers many times over, on a busy machine too.
+      if (lapsed && offered >= 20 * big.length) break;
     }
     // What the client can still read is what it got: far less than what was offered.
     let received = 0;
@@ -391,7 +393,7 @@ describe("a client that does not read", () => {
     await expect.poll(() => closed, { timeout: 10_000 }).toBe(true);
     // Let go (the connection destroyed), not ended: no closing boundary.
     expect(tail.toString("latin1")).not.toContain("--skillrun-frame--");
-    expect(offered).toBeGreaterThan(5 * big.length);
+    expect(offered).toBeGreaterThanOrEqual(20 * big.length);
     expect(received).toBeLessThan(offered / 2);
     // The server goes on serving others.
     const other = await openMultipart(url.toString());
