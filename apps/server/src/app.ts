@@ -2,6 +2,7 @@ import type { NetworkPolicy } from "@skillrun/engine";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { ApiKeyRepository } from "./db/repositories/api-keys.js";
+import type { LiveViewRepository } from "./db/repositories/live-views.js";
 import type { ProfileRepository } from "./db/repositories/profiles.js";
 import type { RunChangeRepository } from "./db/repositories/run-changes.js";
 import type { RunEventRepository } from "./db/repositories/run-events.js";
@@ -28,15 +29,18 @@ import { errorHandler } from "./http/error-handler.js";
 import type { StreamOptions } from "./http/event-stream.js";
 import { pydanticQueryIntegers } from "./http/fastapi/query-integers.js";
 import { headAsGet } from "./http/head-as-get.js";
+import { DEFAULT_LIVE_VIEW_OPTIONS, LiveFeeds, type LiveViewOptions } from "./http/live-feeds.js";
 import { linkBaseOf } from "./http/public-url.js";
 import { rateLimitPerOwner } from "./http/rate-limit.js";
 import { paceRefusals } from "./http/refusal-pacing.js";
 import { requestLogging } from "./http/request-logging.js";
 import { refuseUnstorableText } from "./http/storable-text.js";
+import { OwnerStreams } from "./http/stream-limits.js";
 import { receiveUpload } from "./http/upload-body.js";
 import { openApiValidator } from "./http/validator.js";
 import { paths } from "./paths.js";
 import { keysRouter } from "./routes/keys.js";
+import { liveViewRouter } from "./routes/live-view.js";
 import { profilesRouter } from "./routes/profiles.js";
 import { runFilesRouter } from "./routes/run-files.js";
 import { runPausesRouter } from "./routes/run-pauses.js";
@@ -63,6 +67,8 @@ export interface AppDeps {
   skills: SkillRepository;
   /** The index of runs' files. */
   runFiles: RunFileRepository;
+  /** Runs' live views: who watches, and the latest frame. */
+  liveViews: LiveViewRepository;
   /** Files uploaded for runs' `file` inputs. */
   uploads: UploadedFileRepository;
   /** Webhook endpoints and their deliveries. */
@@ -103,6 +109,8 @@ export interface AppDeps {
     eventStream: StreamOptions;
     /** SCHEDULE_MIN_INTERVAL_SECONDS, in ms. */
     scheduleMinIntervalMs: number;
+    /** How live views read, watch and let go of slow clients; the defaults when absent. */
+    liveView?: LiveViewOptions;
   };
   /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
   shutdown: AbortSignal;
@@ -196,6 +204,16 @@ export function createApp(deps: AppDeps): Express {
     deps.clock,
   );
   const linkBase = linkBaseOf({ publicUrl: deps.config.publicUrl, serverUrl: deps.serverUrl });
+  // One count of each owner's live streams on this server: step logs, run changes, live views.
+  const ownerStreams = new OwnerStreams(deps.config.eventStream.maxPerOwner);
+  const liveViewOptions = deps.config.liveView ?? DEFAULT_LIVE_VIEW_OPTIONS;
+  const liveFeeds = new LiveFeeds({
+    liveViews: deps.liveViews,
+    clock: deps.clock,
+    options: liveViewOptions,
+    logger: deps.logger,
+  });
+  deps.shutdown.addEventListener("abort", () => liveFeeds.close(), { once: true });
   // Before the runs' routes, so that /run/stream is never taken for a run's id.
   app.use(
     "/v1",
@@ -204,6 +222,7 @@ export function createApp(deps: AppDeps): Express {
       runChanges: deps.runChanges,
       clock: deps.clock,
       options: deps.config.eventStream,
+      streams: ownerStreams,
       shutdown: deps.shutdown,
       wakes: deps.streamWakes,
     }),
@@ -224,6 +243,18 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use("/v1", runPausesRouter(deps.runPauses));
   app.use("/v1", videosRouter({ fileStore: deps.fileStore, signer }));
+  app.use(
+    "/v1",
+    liveViewRouter({
+      liveViews: deps.liveViews,
+      feeds: liveFeeds,
+      signer,
+      clock: deps.clock,
+      options: liveViewOptions,
+      streams: ownerStreams,
+      linkBase,
+    }),
+  );
   app.use(
     "/v1",
     runFilesRouter({ runFiles: deps.runFiles, fileStore: deps.fileStore, signer, linkBase }),

@@ -1,5 +1,6 @@
 import type { Database } from "./db/database.js";
 import { ApiKeyRepository } from "./db/repositories/api-keys.js";
+import { LiveViewRepository } from "./db/repositories/live-views.js";
 import { OwnerStorage } from "./db/repositories/owner-storage.js";
 import { type ProfileLimits, ProfileRepository } from "./db/repositories/profiles.js";
 import { RetentionRepository } from "./db/repositories/retention.js";
@@ -40,6 +41,8 @@ export interface Repositories {
   skills: SkillRepository;
   /** The index of runs' files. */
   runFiles: RunFileRepository;
+  /** Runs' live views: who watches, and the latest frame. */
+  liveViews: LiveViewRepository;
   /** Files uploaded for runs' `file` inputs. */
   uploads: UploadedFileRepository;
   /** The bytes each owner keeps, and the quota (OWNER_STORAGE_MAX_BYTES). */
@@ -86,6 +89,7 @@ export function createRepositories(
     profiles: new ProfileRepository(db.direct, db.flavour, clock, secretBox, profileLimits),
     skills: new SkillRepository(db.prisma, db.direct, clock),
     runFiles: new RunFileRepository(db.prisma, storage),
+    liveViews: new LiveViewRepository(db.direct),
     uploads: new UploadedFileRepository(db.prisma, clock, storage),
     storage,
     retention: new RetentionRepository(db.prisma, db.direct),

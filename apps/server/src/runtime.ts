@@ -295,6 +295,7 @@ function buildWorker(
       secrets: new RunSecrets(repos.secrets, secretBox),
       profiles: repos.profiles,
       files: { runFiles: repos.runFiles, uploads: repos.uploads, maxBytes: config.FILE_MAX_BYTES },
+      liveViews: repos.liveViews,
       retention: new Retention({
         retention: repos.retention,
         runFiles: repos.runFiles,

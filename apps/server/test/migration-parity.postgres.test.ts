@@ -11,7 +11,14 @@ import { createTestDatabase, type TestDatabase } from "../src/test-support/test-
  * always needs PostgreSQL (TEST_DATABASE_URL's server), whatever TEST_FLAVOUR says.
  */
 
-type TypeFamily = "text" | "integer" | "bigint" | "boolean" | "timestamp" | `other: ${string}`;
+type TypeFamily =
+  | "text"
+  | "integer"
+  | "bigint"
+  | "boolean"
+  | "timestamp"
+  | "bytes"
+  | `other: ${string}`;
 
 interface ColumnShape {
   type: TypeFamily;
@@ -51,6 +58,7 @@ function sqliteTypeFamily(declared: string): TypeFamily {
   if (type === "BIGINT") return "bigint";
   if (type === "BOOLEAN") return "boolean";
   if (type === "DATETIME") return "timestamp";
+  if (type === "BLOB") return "bytes";
   return `other: ${declared}`;
 }
 
@@ -60,6 +68,7 @@ function postgresTypeFamily(dataType: string): TypeFamily {
   if (dataType === "bigint") return "bigint";
   if (dataType === "boolean") return "boolean";
   if (dataType === "timestamp without time zone") return "timestamp";
+  if (dataType === "bytea") return "bytes";
   return `other: ${dataType}`;
 }
 
@@ -276,6 +285,7 @@ describe("migration parity", () => {
       "run_checkpoints",
       "run_events",
       "run_files",
+      "run_live_views",
       "run_owners",
       "run_videos",
       "runs",

@@ -288,6 +288,33 @@ describe("retention of step logs", () => {
   });
 });
 
+describe("retention of live views", () => {
+  it("removes the live view of any run that has ended (a parked run cancelled), keeping others'", async () => {
+    const parked = await server.repos.runs.create({
+      owner: "alice",
+      skill: { id: SKILL, name: "Kept" },
+      inputs: {},
+    });
+    const going = await server.repos.runs.create({
+      owner: "alice",
+      skill: { id: SKILL, name: "Kept" },
+      inputs: {},
+    });
+    // Their last frames, as a worker writes them when it parks a run.
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
+    for (const run of [parked, going]) {
+      expect(await server.repos.liveViews.writeFrame(run.id, jpeg, clock.now())).toBe(true);
+    }
+    // Cancelled while parked: no worker held it to remove its live view.
+    await server.repos.runs.cancel("alice", parked.id);
+    await retention(30).sweep();
+    const kept = await server.db.prisma.runLiveView.findMany({ select: { runId: true } });
+    expect(kept).toEqual([{ runId: going.id }]);
+    // Nor is one written for an ended run.
+    expect(await server.repos.liveViews.writeFrame(parked.id, jpeg, clock.now())).toBe(false);
+  });
+});
+
 describe("retention of webhook deliveries", () => {
   it("removes deliveries done with before the cutoff, keeping pending and recent ones", async () => {
     const hook = await server.repos.webhooks.create("alice", "http://127.0.0.1:9/kept", [

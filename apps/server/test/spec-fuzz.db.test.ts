@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunSession } from "../src/domain/api-types.js";
-import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
+import { systemClock } from "../src/domain/clock.js";
+import { VideoUrlSigner } from "../src/files/signed-url.js";
+import {
+  startTestServer,
+  TEST_VIDEO_SECRET,
+  type TestServer,
+} from "../src/test-support/test-server.js";
 import { type FuzzRequest, type Pools, requestsOf } from "./support/fuzz-requests.js";
 import { skillRecord } from "./support/http.js";
 import { bodyValidator, declaredResponse, type Operation, operations } from "./support/spec.js";
@@ -120,6 +126,13 @@ beforeAll(async () => {
       `${videoUrl.pathname}${videoUrl.search}`,
       `/v1/run/${runs[1]?.id}/video${new URL(server.videoUrlFor(runs[1]?.id ?? "")).search}`,
     ],
+    // Live views of two runs (a 409 once the fuzz has cancelled one).
+    liveTargets: [runs[1]?.id ?? "", recorded.id].map((id) => {
+      const url = new URL(
+        new VideoUrlSigner(TEST_VIDEO_SECRET, 3600, systemClock).liveUrlFor(server.origin, id, 60),
+      );
+      return `${url.pathname}${url.search}`;
+    }),
     secretNames: ["fuzz_token", "bobs_token", "never_set"],
     profileNames: ["fuzz-profile", "bobs-profile", "never-saved"],
     webhookIds: [aliceHook?.id ?? "", bobHook?.id ?? "", "wh_0190a9f4-6c1b-7d3a-9b1e-2f4c5d6e7f80"],
@@ -155,7 +168,10 @@ async function send(request: FuzzRequest): Promise<Answer> {
     signal: control.signal,
   });
   const contentType = response.headers.get("content-type") ?? "";
-  if (!contentType.startsWith("text/event-stream")) {
+  if (
+    !contentType.startsWith("text/event-stream") &&
+    !contentType.startsWith("multipart/x-mixed-replace")
+  ) {
     return { status: response.status, contentType, text: await response.text() };
   }
   // A live stream may stay open for good: its first message, or what came in 200 ms, will do.

@@ -330,6 +330,7 @@ describe("worker shutdown", () => {
         secrets: new RunSecrets(own.repos.secrets, testSecretBox()),
         profiles: own.repos.profiles,
         files: { runFiles: own.repos.runFiles, uploads: own.repos.uploads, maxBytes: 1024 },
+        liveViews: own.repos.liveViews,
       });
       next.start();
       try {

@@ -358,6 +358,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/run/{id}/live_url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live view address of a run
+         * @description An absolute, signed address of the run's live view (`GET /run/{id}/live` with `expires`
+         *     and `signature`) that an `<img>` element can show without the bearer header. It is
+         *     short-lived: a stream may begin until `expires` (60 seconds after signing) and ends then,
+         *     so a page showing it asks for a fresh address before. Each call signs afresh.
+         *
+         *     Any run that has not ended has a live view (queued, running, paused, parked); an ended
+         *     run's is a `409` (its video is what shows it then).
+         */
+        get: operations["getRunLiveUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/run/{id}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live view of a run
+         * @description What the run's browser shows now, as a `multipart/x-mixed-replace` stream of JPEG images
+         *     (the screencast its video is made from), at the signed address `GET /run/{id}/live_url`
+         *     gives: an `<img>` element shows it as it changes. No API key is needed: the signature
+         *     authorises the request.
+         *
+         *     Each part is `--skillrun-frame`, `Content-Type: image/jpeg`, `Content-Length`, a blank
+         *     line and the JPEG. The first part is the latest image there is (a parked run's is its last
+         *     one before it was parked); then a new part each time the page changes, at most a few a
+         *     second. A run whose browser has not opened (yet) sends no part. A client that reads more
+         *     slowly misses images rather than receiving them late, and one that stops reading is let
+         *     go. The stream ends, with the closing boundary, when the run ends, when the address
+         *     expires, or when the server shuts down.
+         *
+         *     The streams count among the owner's live streams on the server (`OWNER_MAX_STREAMS`).
+         */
+        get: operations["getRunLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/run/{id}/files": {
         parameters: {
             query?: never;
@@ -2048,6 +2107,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
+        /** @description The run has ended; it has no live view (its video shows what it did). */
+        RunEnded: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Run has ended"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
         /** @description The run's state does not allow this (queued, ended, not paused, or not ended). */
         RunStateConflict: {
             headers: {
@@ -2729,6 +2802,109 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRunLiveUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example https://skillrun.example/v1/run/run_019a…/live?expires=1795000000&signature=… */
+                    "application/json": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["RunEnded"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRunLive: {
+        parameters: {
+            query: {
+                /** @description When the address stops working, in Unix seconds. Part of what is signed. */
+                expires: number;
+                /**
+                 * @description HMAC-SHA256 of the run id and `expires` under the server's secret (a purpose of its
+                 *     own: a video's signature is not a live view's), base64url without padding.
+                 */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of images. */
+            200: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example --skillrun-frame
+                     *     Content-Type: image/jpeg
+                     *     Content-Length: 48213
+                     *
+                     *     <JPEG bytes>
+                     */
+                    "multipart/x-mixed-replace": string;
+                };
+            };
+            /** @description The signature does not match the run and expiry, or the address has expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["RunEnded"];
+            422: components["responses"]["ValidationFailed"];
+            /**
+             * @description The run's owner already has `OWNER_MAX_STREAMS` (50 by default) live streams open on
+             *     this server; one must close first.
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many live streams: at most 50 open at once per owner (OWNER_MAX_STREAMS)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

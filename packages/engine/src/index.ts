@@ -20,6 +20,7 @@ export {
 export { createRunBrowser } from "./browser/run-browser.js";
 export type { ScreenshotResult } from "./browser/steps/screenshot.js";
 export type {
+  LiveFrame,
   RecordedVideo,
   RunBrowser,
   RunBrowserOptions,

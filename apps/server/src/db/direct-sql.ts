@@ -2,8 +2,11 @@ import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { storableText } from "./storable-text.js";
 
-/** A value a direct statement binds: text, numbers, null; dates are bound as the flavour stores them. */
-export type SqlValue = string | number | null | Date;
+/**
+ * A value a direct statement binds: text, numbers, null, bytes (a BLOB, a BYTEA); dates are bound
+ * as the flavour stores them.
+ */
+export type SqlValue = string | number | null | Date | Buffer;
 
 /**
  * Statements sent to the database driver directly, beside Prisma: every write of run state (runs,
@@ -133,7 +136,7 @@ async function whenNotBusy<T>(attempt: () => T): Promise<T> {
 
 // Prisma's SQLite adapter stores a DateTime as ISO 8601 text (`2026-11-25T18:39:07.099+00:00`),
 // which sorts and compares as time does; bound dates are written the same way.
-function toSqliteValue(value: SqlValue): string | number | null {
+function toSqliteValue(value: SqlValue): string | number | null | Buffer {
   if (typeof value === "string") return storableText(value);
   return value instanceof Date ? value.toISOString().replace("Z", "+00:00") : value;
 }
@@ -223,7 +226,7 @@ const MAX_NAMED_STATEMENTS = 500;
 
 // Prisma writes `timestamp(3)` (without time zone) columns in UTC; node-postgres would read and
 // write them in the process's local time zone.
-function toPostgresValue(value: SqlValue): string | number | null {
+function toPostgresValue(value: SqlValue): string | number | null | Buffer {
   if (typeof value === "string") return storableText(value);
   return value instanceof Date ? value.toISOString().slice(0, -1) : value;
 }

@@ -174,6 +174,30 @@ export class FileLinkExpired extends AppError {
   }
 }
 
+/** A live view address whose signature is not the server's for the run and expiry. */
+export class LiveLinkInvalid extends AppError {
+  readonly status = 403;
+  constructor() {
+    super("Invalid live view signature");
+  }
+}
+
+/** A genuine live view address past its expiry. */
+export class LiveLinkExpired extends AppError {
+  readonly status = 403;
+  constructor() {
+    super("Live view link expired");
+  }
+}
+
+/** A run that has ended has no live view (its video shows what it did). */
+export class RunEnded extends AppError {
+  readonly status = 409;
+  constructor() {
+    super("Run has ended");
+  }
+}
+
 /** An upload over FILE_MAX_BYTES. */
 export class FileTooLarge extends AppError {
   readonly status = 413;

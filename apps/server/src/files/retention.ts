@@ -86,6 +86,7 @@ export class Retention {
     report.webhookDeliveries = await this.deps.retention.forgetWebhookDeliveries(cutoff);
     report.stepLogEvents = await this.deps.retention.forgetStepLogs(cutoff);
     report.checkpoints = await this.deps.retention.forgetCheckpoints(cutoff);
+    await this.deps.retention.forgetEndedLiveViews();
     // The run stream resumes from a change of the last day at most; older ones serve nobody.
     await this.deps.retention.forgetRunChanges(new Date(now - RUN_CHANGES_KEPT_MS));
     const { runs, uploads, bytes, webhookDeliveries, stepLogEvents, checkpoints } = report;

@@ -57,6 +57,22 @@ export class VideoUrlSigner {
     return this.check(this.fileMac(runId, name, expires), signature, expires);
   }
 
+  /**
+   * The absolute signed address of the run's live view, valid for `ttlSeconds` from now (far
+   * shorter than a video's: it shows the run as it is, and is asked for again while shown).
+   */
+  liveUrlFor(baseUrl: string, runId: string, ttlSeconds: number): string {
+    const expires = unixSeconds(this.clock) + ttlSeconds;
+    const signature = this.liveMac(runId, expires);
+    const query = new URLSearchParams({ expires: String(expires), signature });
+    return `${baseUrl}/v1/run/${encodeURIComponent(runId)}/live?${query}`;
+  }
+
+  /** As `verify`, for the address of the run's live view. */
+  verifyLive(runId: string, expires: number, signature: string): SignatureVerdict {
+    return this.check(this.liveMac(runId, expires), signature, expires);
+  }
+
   private check(mac: string, signature: string, expires: number): SignatureVerdict {
     const expected = Buffer.from(mac);
     const given = Buffer.from(signature);
@@ -69,6 +85,13 @@ export class VideoUrlSigner {
   private mac(runId: string, expires: number): string {
     return createHmac("sha256", this.secret)
       .update(`skillrun-video\n${runId}\n${expires}`)
+      .digest("base64url");
+  }
+
+  // A purpose of its own: a live view's signature is never a video's, nor the reverse.
+  private liveMac(runId: string, expires: number): string {
+    return createHmac("sha256", this.secret)
+      .update(`skillrun-live\n${runId}\n${expires}`)
       .digest("base64url");
   }
 

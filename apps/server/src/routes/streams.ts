@@ -10,7 +10,7 @@ import { isTerminal } from "../domain/run-state-machine.js";
 import { ownerOf } from "../http/auth.js";
 import { openEventStream, type StreamOptions, untilNext, Waker } from "../http/event-stream.js";
 import { operation } from "../http/operation.js";
-import { drained, OwnerStreams, SharedReads } from "../http/stream-limits.js";
+import { drained, type OwnerStreams, SharedReads } from "../http/stream-limits.js";
 
 /** The events after which a run's worker writes nothing more of it: its ending. */
 const ENDINGS = new Set(["run_finished", "run_failed", "run_timed_out", "run_cancelled"]);
@@ -53,6 +53,8 @@ export function streamsRouter(deps: {
   runChanges: RunChangeRepository;
   clock: Clock;
   options: StreamOptions;
+  /** Each owner's open live streams on this server (OWNER_MAX_STREAMS), shared with the live views. */
+  streams: OwnerStreams;
   /** Aborted when the server begins to shut down: every stream ends, so draining can finish. */
   shutdown: AbortSignal;
   /**
@@ -66,7 +68,7 @@ export function streamsRouter(deps: {
     next(isStorableText(id) ? undefined : new RunNotFound());
   });
   const { options } = deps;
-  const open = new OwnerStreams(options.maxPerOwner);
+  const open = deps.streams;
   // Streams of one run (or of one owner's changes) at one place read once between them: an
   // answer serves every stream that asks within a poll, and what wakes them forgets it.
   const shared = new SharedReads(options.pollMs);

@@ -1,5 +1,6 @@
 import type { ChromiumEnv, EngineLimits, NetworkPolicy } from "@skillrun/engine";
 import type { Logger } from "pino";
+import type { LiveViewRepository } from "../db/repositories/live-views.js";
 import type { ProfileRepository } from "../db/repositories/profiles.js";
 import type {
   ClaimedRun,
@@ -16,6 +17,7 @@ import type { EventLimits } from "./event-limits.js";
 import { endUnstarted, finishRun } from "./execute-run/finish.js";
 import { hostRun } from "./execute-run/host.js";
 import { type PreparedRun, prepareRun, type UnstartedRun } from "./execute-run/prepare.js";
+import { LiveRelay } from "./live-relay.js";
 import type { ReservedHost, RunHosts } from "./run-hosts.js";
 import type { RunWatch } from "./run-pause.js";
 
@@ -51,6 +53,8 @@ export interface ExecuteRunDeps {
   profiles: ProfileRepository;
   /** The index of runs' files, and the uploads their `file` inputs name. */
   files: WorkerFiles;
+  /** Runs' live views: who watches, and the frames written for them. */
+  liveViews: LiveViewRepository;
 }
 
 /** What a worker needs for runs' files. */
@@ -109,7 +113,16 @@ export async function executeRun(
     // the run starts in it, after which the process frees itself when the run is done with it.
     if (prepared?.ready !== true) deps.hosts.unreserve(host);
   }
-  if (!prepared.ready) return endUnstarted(context, prepared);
-  const hosted = await hostRun(context, prepared, host);
-  return finishRun(context, prepared, hosted);
+  const live = new LiveRelay(
+    { liveViews: deps.liveViews, runId: run.id, clock: deps.clock, logger },
+    run.woken,
+  );
+  watch.onLive((watchEndsAt) => live.heard(watchEndsAt));
+  try {
+    if (!prepared.ready) return await endUnstarted(context, prepared);
+    const hosted = await hostRun(context, prepared, host, live);
+    return await finishRun(context, prepared, hosted);
+  } finally {
+    await live.close();
+  }
 }

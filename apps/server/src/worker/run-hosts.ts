@@ -62,6 +62,8 @@ export interface HostedRun {
   closed: Promise<{ video: RecordedVideo | null; abandoned: boolean }>;
   /** Asks the run to pause before its next step (HostedRunHandlers.onPaused follows). */
   requestPause(): void;
+  /** Tells the run whether somebody watches its live view (its frames then come: onFrame). */
+  setLive(watched: boolean): void;
 }
 
 export interface HostedRunHandlers {
@@ -86,6 +88,8 @@ export interface HostedRunHandlers {
   onPaused(request: PauseRequest): Promise<unknown>;
   /** The run gave up waiting (a timeout inside it) and goes on without an answer. */
   onPauseAbandoned(): void;
+  /** What the run's current tab shows now, a JPEG, for its live view. */
+  onFrame(jpeg: Uint8Array): void;
   /** A `wait` step waits, doing nothing, until `until` (epoch ms). */
   onWaiting(step: StepRef, until: number): void;
 }
@@ -219,7 +223,7 @@ export class RunHosts {
     if (!this.hosts.has(host)) {
       // It died between its reservation and now: its exit was reported before anyone listened.
       onExit(child.exitCode, child.signalCode);
-      return { outcome, closed, requestPause: () => undefined };
+      return { outcome, closed, requestPause: () => undefined, setLive: () => undefined };
     }
     send(host, { type: "start", job });
     if (signal.aborted) onAbort();
@@ -227,7 +231,10 @@ export class RunHosts {
     const requestPause = () => {
       if (!engineDone) send(host, { type: "pause" });
     };
-    return { outcome, closed, requestPause };
+    const setLive = (watched: boolean) => {
+      if (!engineDone) send(host, { type: "live", watched });
+    };
+    return { outcome, closed, requestPause, setLive };
   }
 
   /**
@@ -414,6 +421,9 @@ function relay(host: Host, message: FromRunHost, handlers: HostedRunHandlers): b
       return true;
     case "waiting":
       handlers.onWaiting(message.step, Date.parse(message.until));
+      return true;
+    case "frame":
+      handlers.onFrame(message.jpeg);
       return true;
     default:
       return false;

@@ -34,6 +34,14 @@ export class RunWatch {
   /** `readAt`: when the read began (Date.now()), to tell a read older than a change. */
   heard(run: HeldRunState, readAt: number): void {
     this.listener?.(run, readAt);
+    this.liveListener?.(run.watchEndsAt);
+  }
+
+  private liveListener: ((watchEndsAt: Date | null) => void) | undefined;
+
+  /** Hears until when somebody watches the run's live view (see LiveRelay). */
+  onLive(listener: (watchEndsAt: Date | null) => void): void {
+    this.liveListener = listener;
   }
 
   listen(listener: (run: HeldRunState, readAt: number) => void): void {

@@ -7,6 +7,7 @@ import {
   type NetworkPolicy,
 } from "@skillrun/engine";
 import type { Logger } from "pino";
+import type { LiveViewRepository } from "../db/repositories/live-views.js";
 import type { ProfileRepository } from "../db/repositories/profiles.js";
 import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
@@ -124,6 +125,8 @@ export class Worker {
       profiles: ProfileRepository;
       /** The index of runs' files, and the uploads their `file` inputs name. */
       files: WorkerFiles;
+      /** Runs' live views: who watches, and the frames written for them. */
+      liveViews: LiveViewRepository;
       /** Removes old fileStore and files (RETENTION_DAYS); none: everything is kept. */
       retention?: Retention;
     },
@@ -275,7 +278,7 @@ export class Worker {
       const watch = new RunWatch();
       const { execution, logger, clock, fileStore, chromium, browser, network, secrets } =
         this.deps;
-      const { files, profiles } = this.deps;
+      const { files, profiles, liveViews } = this.deps;
       const { limits, eventLimits, memoryMb, checkpointMaxBytes, parkAfterMs } = this.options;
       const done = executeRun(
         {
@@ -289,6 +292,7 @@ export class Worker {
           secrets,
           profiles,
           files,
+          liveViews,
           workerId: this.id,
           hosts: this.hosts,
           limits,

@@ -25,6 +25,7 @@ const GUARDED: Record<string, [Scope, string, (ctx: Ctx) => string]> = {
   listRunEvents: ["runs:read", "GET", (ctx) => `/v1/run/${ctx.aliceRun}/events`],
   streamRunEvents: ["runs:read", "GET", (ctx) => `/v1/run/${ctx.aliceRun}/events/stream`],
   getRunVideoUrl: ["runs:read", "GET", (ctx) => `/v1/run/${ctx.videoRun}/video_url`],
+  getRunLiveUrl: ["runs:read", "GET", (ctx) => `/v1/run/${ctx.aliceRun}/live_url`],
   listRunFiles: ["runs:read", "GET", (ctx) => `/v1/run/${ctx.fileRun}/files`],
   uploadFile: ["runs:write", "POST", () => "/v1/file"],
   deleteFile: ["runs:write", "DELETE", () => "/v1/file/file_x"],

@@ -13,6 +13,7 @@ import {
 } from "./contract-table.js";
 import {
   failingKeyOperations,
+  failingLiveViews,
   failingProfiles,
   failingRunChanges,
   failingRunEvents,
@@ -51,6 +52,7 @@ export const CONTRACT_RESOURCES = {
   ],
   streams: ["listRunEvents", "streamRuns", "streamRunEvents"],
   videos: ["getRunVideoUrl", "getRunVideo"],
+  live: ["getRunLiveUrl", "getRunLive"],
   files: ["listRunFiles", "getRunFile", "uploadFile", "deleteFile"],
   skills: ["listSkills", "getSkill", "putSkill", "deleteSkill", "validateSkill"],
   secrets: ["putSecret", "deleteSecret", "listSecrets"],
@@ -154,6 +156,7 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
           webhooks: failingWebhooks,
           schedules: failingSchedules,
           runChanges: failingRunChanges,
+          liveViews: failingLiveViews,
           apiKeys: failingKeyOperations(deps.apiKeys),
         }),
       });

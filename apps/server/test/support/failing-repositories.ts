@@ -1,4 +1,5 @@
 import type { ApiKeyRepository } from "../../src/db/repositories/api-keys.js";
+import type { LiveViewRepository } from "../../src/db/repositories/live-views.js";
 import type { ProfileRepository } from "../../src/db/repositories/profiles.js";
 import type { RunChangeRepository } from "../../src/db/repositories/run-changes.js";
 import type { RunEventRepository } from "../../src/db/repositories/run-events.js";
@@ -135,6 +136,15 @@ export const failingRunFiles = {
   forget: fail,
   recordVideo: fail,
 } satisfies Record<keyof RunFileRepository, unknown> as unknown as RunFileRepository;
+
+/** A LiveViewRepository whose every method fails. */
+export const failingLiveViews = {
+  runOf: fail,
+  watch: fail,
+  writeFrame: fail,
+  read: fail,
+  forgetEnded: fail,
+} satisfies Record<keyof LiveViewRepository, unknown> as unknown as LiveViewRepository;
 
 /** An UploadedFileRepository whose every method fails. */
 export const failingUploads = {

@@ -28,6 +28,8 @@ export interface Pools {
   eventCursors: string[];
   /** Signed video addresses (path and query) the server made. */
   videoTargets: string[];
+  /** Signed live view addresses (path and query) the server made. */
+  liveTargets: string[];
   /** Secret names: the caller's, another owner's, unknown ones. */
   secretNames: string[];
   /** Browser profile names: the caller's, another owner's, unknown ones. */
@@ -362,6 +364,13 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
           headers: ranged ? { range: "bytes=0-9" } : ({} as Record<string, string>),
           valid: true,
         }));
+    case "getRunLive":
+      return fc.constantFrom(...pools.liveTargets).map((target) => ({
+        method: "GET",
+        target,
+        headers: {} as Record<string, string>,
+        valid: true,
+      }));
     case "getRunFile":
       return fc
         .tuple(fc.constantFrom(...pools.fileTargets), fc.boolean())

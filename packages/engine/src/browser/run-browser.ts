@@ -180,6 +180,7 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
       },
       videoOffsetMs: () => (closing === undefined ? opened?.recorder?.offsetMs() : undefined),
     },
+    liveFrame: () => opened?.recorder?.latestFrame(),
     close() {
       closing ??= shutDown();
       return closing;

@@ -2,7 +2,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { startFfmpeg } from "./ffmpeg-encoder.js";
-import type { RecordedVideo, Viewport } from "./types.js";
+import type { LiveFrame, RecordedVideo, Viewport } from "./types.js";
 
 /** Screencast JPEG quality: frames are re-encoded to VP8 anyway. */
 const JPEG_QUALITY = 80;
@@ -23,6 +23,11 @@ export interface ScreencastRecorder {
   show(page: Page): Promise<void>;
   /** Milliseconds since the video's first frame (0 before it); undefined once stopped. */
   offsetMs(): number | undefined;
+  /**
+   * The latest screencast frame of the page shown (a JPEG) and its number, which grows with
+   * each new frame; undefined before the first. The live view reads it (RunBrowser.liveFrame).
+   */
+  latestFrame(): LiveFrame | undefined;
   stop(): Promise<RecordedVideo | null>;
 }
 
@@ -51,6 +56,8 @@ export async function startScreencastRecorder(
     output: partial,
   });
   let latest: Buffer | undefined;
+  /** How many frames came: the number of `latest`. */
+  let received = 0;
   let firstAt = 0;
   let written = 0;
   let stopped = false;
@@ -89,6 +96,7 @@ export async function startScreencastRecorder(
       // Chromium sends no more frames until the last one is acknowledged.
       session.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => {});
       latest = Buffer.from(frame.data, "base64");
+      received += 1;
       if (ticker === undefined) {
         firstAt = Date.now();
         tick();
@@ -124,6 +132,9 @@ export async function startScreencastRecorder(
       if (stopped) return undefined;
       // Before the first frame, what happens lands at the video's start.
       return ticker === undefined ? 0 : Date.now() - firstAt;
+    },
+    latestFrame() {
+      return latest === undefined ? undefined : { seq: received, jpeg: latest };
     },
     async stop() {
       if (stopped) return null;

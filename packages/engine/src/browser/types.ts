@@ -81,8 +81,19 @@ export interface RunBrowserResult {
 }
 
 /** The browser of one run: access for browser steps, opening it on first use, and `close`. */
+/** One screencast frame: a JPEG, and its number in the run's browser (larger is newer). */
+export interface LiveFrame {
+  seq: number;
+  jpeg: Buffer;
+}
+
 export interface RunBrowser {
   access: BrowserAccess;
+  /**
+   * What the current tab shows now: the screencast's latest frame (the one the video repeats),
+   * undefined while the browser is not open or nothing was drawn yet. No second capture.
+   */
+  liveFrame(): LiveFrame | undefined;
   /** Stops recording and ends every process it started; safe to call at any time, repeatedly. */
   close(): Promise<RunBrowserResult>;
 }

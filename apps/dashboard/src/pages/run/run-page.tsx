@@ -1,5 +1,6 @@
 import { useRun } from "../../api/use-run.js";
 import { AskForm } from "../../components/ask-form.js";
+import { LiveView } from "../../components/live-view.js";
 import { Loading } from "../../components/loading.js";
 import { RunFiles } from "../../components/run-files.js";
 import { Section } from "../../components/section.js";
@@ -85,6 +86,7 @@ export function RunPage(props: { id: string }) {
           parked={parked !== null}
           videoRef={video.ref}
           seeked={video.seeked}
+          live={<LiveView runId={current.id} />}
         />
       </div>
       <Section name="inputs" title="Inputs">

@@ -1,11 +1,12 @@
 import { isTerminalState, type RunSession } from "@skillrun/client";
-import type { Ref } from "react";
+import type { ReactNode, Ref } from "react";
 import { RunVideo } from "../../components/run-video.js";
 import { Section } from "../../components/section.js";
 
 /**
- * The run's video with a line saying where it was moved, or why there is no video (yet); for a
- * parked run, that no browser is open for it meanwhile.
+ * The live view of a run that has not ended (`live`), then the run's video with a line saying
+ * where it was moved, or why there is no video (yet); for a parked run, that no browser is open
+ * for it meanwhile (its live view shows its last frame, its video the part before it parked).
  */
 export function VideoPanel(props: {
   run: RunSession;
@@ -14,10 +15,13 @@ export function VideoPanel(props: {
   videoRef: Ref<HTMLVideoElement>;
   /** What the last move of the video was, in words ("" before any). */
   seeked: string;
+  /** The live view, shown while the run has not ended (its video comes once it has). */
+  live?: ReactNode;
 }) {
   const { run } = props;
   return (
     <Section name="video" title="Video" className="video-panel">
+      {!isTerminalState(run.state) && props.live}
       {run.video_url ? (
         <>
           <RunVideo ref={props.videoRef} src={run.video_url} title={`Video of run ${run.id}`} />

@@ -76,6 +76,18 @@ export class RetentionRepository {
     }
   }
 
+  /**
+   * Deletes the live views of runs that have ended, whenever they ended: their worker removes
+   * them, but not a parked run's that was cancelled (no worker held it then).
+   */
+  async forgetEndedLiveViews(): Promise<number> {
+    const { changes } = await this.direct.single(
+      "DELETE FROM run_live_views WHERE run_id IN (SELECT id FROM runs WHERE id IN (SELECT run_id FROM run_live_views) AND end_time IS NOT NULL)",
+      [],
+    );
+    return changes;
+  }
+
   /** Deletes the run changes (the run stream's feed) made before `cutoff`. */
   async forgetRunChanges(cutoff: Date): Promise<number> {
     return (await this.direct.single(DELETE_RUN_CHANGES_BEFORE, [cutoff])).changes;

@@ -59,6 +59,8 @@ export interface HeldRunState {
   workerId: string | null;
   /** A client asked the run to pause before its next step. */
   pauseRequested: boolean;
+  /** Until when somebody watches the run's live view; null: nobody has. */
+  watchEndsAt: Date | null;
 }
 
 type ClaimedRow = {
@@ -198,6 +200,7 @@ export async function statesOf(
     state: string | null;
     worker_id: string | null;
     pause_requested: boolean | number;
+    watch_ends_at: Date | null;
   }>(selectHeldStates(runIds.length), runIds);
   return rows.map((row) => ({
     id: row.id,
@@ -205,6 +208,7 @@ export async function statesOf(
     workerId: row.worker_id,
     // SQLite keeps a boolean as 0 or 1.
     pauseRequested: Boolean(row.pause_requested),
+    watchEndsAt: row.watch_ends_at,
   }));
 }
 

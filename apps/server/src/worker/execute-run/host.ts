@@ -1,6 +1,7 @@
 import type { EngineEvent, RunJob, StepRef } from "@skillrun/engine";
 import { toRunEvent } from "../engine-events.js";
 import type { RunContext } from "../execute-run.js";
+import type { LiveRelay } from "../live-relay.js";
 import type { HostedRun, HostedRunHandlers, HostOutcome, ReservedHost } from "../run-hosts.js";
 import { resumable } from "./go-on-from.js";
 import type { PreparedRun } from "./prepare.js";
@@ -39,15 +40,17 @@ export async function hostRun(
   context: RunContext,
   prepared: PreparedRun,
   host: ReservedHost,
+  live: LiveRelay,
 ): Promise<HostedWork> {
   const progress: RunProgress = { data: {}, step: undefined, effectsStep: undefined };
   const hosted = context.deps.hosts.execute(
     host,
     jobOf(context, prepared),
-    handlersOf(context, prepared, progress),
+    { ...handlersOf(context, prepared, progress), onFrame: (jpeg) => live.frame(jpeg) },
     context.control.signal,
   );
   prepared.pauses.attach(prepared.timeLimit, hosted.requestPause);
+  live.attach(hosted.setLive);
   const outcome = await hosted.outcome;
   prepared.timeLimit.stop();
   return { outcome, closed: hosted.closed, progress };
@@ -88,7 +91,7 @@ function handlersOf(
   { deps, run }: RunContext,
   prepared: PreparedRun,
   progress: RunProgress,
-): HostedRunHandlers {
+): Omit<HostedRunHandlers, "onFrame"> {
   const { writer, budget, fileIndex, pauses } = prepared;
   return {
     onEvent: (event: EngineEvent) => {

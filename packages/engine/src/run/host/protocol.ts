@@ -69,7 +69,12 @@ export type ToRunHost =
   /** A client asked the run to pause before its next step. */
   | { type: "pause" }
   /** The answer to `paused`: a client resumed the run, with this answer (undefined: none). */
-  | { type: "resume"; answer: unknown };
+  | { type: "resume"; answer: unknown }
+  /**
+   * Somebody watches the run's live view (or nobody any more): while so, its screencast frames
+   * are sent (`frame`). Sent after `start` whenever it changes; a new run starts unwatched.
+   */
+  | { type: "live"; watched: boolean };
 
 /** An ExecutionResult that can cross processes: an abort's reason is its StopKind. */
 export type RunHostResult =
@@ -107,6 +112,11 @@ export type FromRunHost =
   /** A `wait` step waits, doing nothing, until `until` (ISO): see ExecuteSkillOptions.onWait. */
   | { type: "waiting"; step: StepRef; until: string }
   | { type: "problem"; message: string }
+  /**
+   * What the run's current tab shows now, a JPEG from the screencast: sent a few times a second
+   * at most while the run is watched (`live`), and once more when the run is parked.
+   */
+  | { type: "frame"; jpeg: Uint8Array }
   /** A run file stored, complete on disk. */
   | { type: "file"; file: RunFile }
   /**

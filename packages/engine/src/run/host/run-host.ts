@@ -9,6 +9,7 @@ import { createRunFiles } from "../../files/run-files.js";
 import { executeSkill } from "../execute-skill.js";
 import { SecretMask } from "../secret-mask.js";
 import type { ExecutionResult, PauseRequest, StepRef } from "../types.js";
+import { LiveFrames } from "./live-frames.js";
 import type { FromRunHost, RunHostResult, RunJob, StopKind, ToRunHost } from "./protocol.js";
 
 // The entry of a process (or worker thread) that executes runs for a server, one at a time, so
@@ -42,6 +43,8 @@ let effectsAnswer: { resolve: () => void; reject: (error: Error) => void } | und
 let pauseAsked = false;
 // The paused run, waiting for the server to say it was resumed.
 let resumeWith: ((answer: unknown) => void) | undefined;
+// The run's live view: its frames go to the server while somebody watches.
+let live: LiveFrames | undefined;
 
 port.on("message", (message: ToRunHost) => {
   switch (message.type) {
@@ -60,6 +63,9 @@ port.on("message", (message: ToRunHost) => {
     }
     case "pause":
       pauseAsked = true;
+      return;
+    case "live":
+      live?.watched(message.watched);
       return;
     case "resume": {
       const resume = resumeWith;
@@ -123,6 +129,10 @@ async function execute(job: RunJob): Promise<void> {
       control.abort("browser_memory");
     },
   });
+  live = new LiveFrames(
+    () => browser.liveFrame(),
+    (jpeg) => post({ type: "frame", jpeg }),
+  );
   let result: ExecutionResult;
   try {
     result = await executeSkill({
@@ -176,6 +186,10 @@ async function execute(job: RunJob): Promise<void> {
     result = { outcome: "failed", data, error, ...(step && { step }) };
   }
   if (memoryExceeded === undefined) await reportProfile(job, result, browser.access, masker);
+  // A parked run's live view shows its last frame until it goes on.
+  if (result.outcome === "aborted" && result.reason === "park") live.flush();
+  live.stop();
+  live = undefined;
   post({ type: "result", result: crossing(result) });
   const { video } = await browser.close();
   post({ type: "closed", video });

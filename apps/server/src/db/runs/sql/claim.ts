@@ -101,8 +101,10 @@ export function selectSkills(count: number): string {
 
 /** Where `count` runs (their ids) stand, as their workers watch them. */
 export function selectHeldStates(count: number): string {
-  return `SELECT id, state, worker_id, pause_requested FROM runs
-    WHERE id IN (${placeholders(count)})`;
+  // With until when somebody watches the run's live view: read with what the worker reads anyway.
+  return `SELECT r.id, r.state, r.worker_id, r.pause_requested, l.watch_ends_at
+    FROM runs r LEFT JOIN run_live_views l ON l.run_id = r.id
+    WHERE r.id IN (${placeholders(count)})`;
 }
 
 /**
