@@ -35,6 +35,9 @@ import { requestLogging } from "./http/request-logging.js";
 import { refuseUnstorableText } from "./http/storable-text.js";
 import { receiveUpload } from "./http/upload-body.js";
 import { openApiValidator } from "./http/validator.js";
+import { countRequests } from "./metrics/http-metrics.js";
+import type { Metrics } from "./metrics/metrics.js";
+import { metricsEndpoint } from "./metrics/metrics-endpoint.js";
 import { paths } from "./paths.js";
 import { keysRouter } from "./routes/keys.js";
 import { profilesRouter } from "./routes/profiles.js";
@@ -77,6 +80,8 @@ export interface AppDeps {
   /** The time video addresses expire by. */
   clock: Clock;
   logger: Logger;
+  /** What GET /metrics reports; requests are counted into it. */
+  metrics: Metrics;
   /**
    * The address the server listens on (HOST and the bound port, known once it listens): the base
    * of absolute links when PUBLIC_URL is unset and no trusted proxy says otherwise.
@@ -103,6 +108,8 @@ export interface AppDeps {
     eventStream: StreamOptions;
     /** SCHEDULE_MIN_INTERVAL_SECONDS, in ms. */
     scheduleMinIntervalMs: number;
+    /** METRICS_TOKEN: the bearer GET /metrics asks for; unset, loopback only. */
+    metricsToken: string | undefined;
   };
   /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
   shutdown: AbortSignal;
@@ -127,9 +134,11 @@ export function createApp(deps: AppDeps): Express {
   app.set("trust proxy", deps.config.trustProxy);
 
   app.use(requestLogging(deps.logger));
+  app.use(countRequests(deps.metrics));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
+  app.get("/metrics", metricsEndpoint(deps.metrics, deps.config.metricsToken));
   app.use(
     besideTheApi(
       docsRouter(paths.openapi),

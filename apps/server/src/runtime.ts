@@ -16,6 +16,8 @@ import { keptSigningSecret } from "./files/signing-secret.js";
 import { answerClientError } from "./http/client-errors.js";
 import { serverUrlOf } from "./http/public-url.js";
 import { closeable, type ServerClosing } from "./http/server-closing.js";
+import { Metrics } from "./metrics/metrics.js";
+import { listenForMetrics, type MetricsServer } from "./metrics/metrics-server.js";
 import { networkPolicyOf, ownAddresses } from "./network-policy.js";
 import { createRepositories, type Repositories } from "./repositories.js";
 import {
@@ -94,6 +96,13 @@ export interface Runtime {
   webhookSender: WebhookSender | undefined;
   /** The schedules' tick loop, when this process fires ticks (SCHEDULER). */
   scheduler: Scheduler | undefined;
+  /** What this process reports at GET /metrics. */
+  metrics: Metrics;
+  /**
+   * The port a process without HTTP answers GET /metrics on (METRICS_PORT), once started;
+   * undefined otherwise.
+   */
+  metricsPort(): number | undefined;
   /**
    * Listens on HOST:PORT (when serving HTTP) and starts the worker (when there is one), waiting
    * until its run processes have loaded. Resolves with the address clients reach the server at
@@ -147,7 +156,14 @@ export async function createRuntime(
     config.SCHEDULES_PER_OWNER,
   );
   const fileStore = new FileStore(config.VIDEO_DIR);
-  const parts = { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox };
+  const metrics = new Metrics();
+  // The queue is the database's: every process reports the same depth.
+  metrics.queuedRuns(() => repos.runs.countAllQueued());
+  repos.runs.endings = metrics;
+  const parts = {
+    ...{ config, overrides, logger, clock, db, signals, repos, fileStore, secretBox },
+    metrics,
+  };
 
   // Webhook deliveries follow the rules of runs' http steps, without this server's own address.
   const webhookNetwork = overrides.network ?? networkPolicyOf(config);
@@ -161,6 +177,12 @@ export async function createRuntime(
   let network = webhookNetwork;
   const worker =
     roles.worker && config.WORKER_CONCURRENCY > 0 ? buildWorker(parts, () => network) : undefined;
+  if (worker) {
+    const total = config.WORKER_CONCURRENCY;
+    metrics.workerSlots(() => ({ busy: worker.busy, total }));
+  }
+  // A process without the API (`skillrun worker`) answers GET /metrics on a port of its own.
+  let metricsServer: MetricsServer | undefined;
   const webhookSender =
     (roles.http || roles.worker) && config.WEBHOOK_DELIVERY
       ? buildWebhookSender(parts, webhookNetwork)
@@ -180,6 +202,8 @@ export async function createRuntime(
     worker,
     webhookSender,
     scheduler,
+    metrics,
+    metricsPort: () => metricsServer?.port,
     async start() {
       let url: string | undefined;
       if (app) {
@@ -190,6 +214,10 @@ export async function createRuntime(
         listening.url = serverUrlOf(config.HOST, port);
         url = config.PUBLIC_URL ?? listening.url;
       }
+      if (!app && roles.worker && config.METRICS_PORT !== undefined) {
+        const { METRICS_TOKEN: token, HOST: host, METRICS_PORT: port } = config;
+        metricsServer = await listenForMetrics(metrics, token, host, port);
+      }
       worker?.start();
       webhookSender?.start();
       scheduler?.start();
@@ -197,7 +225,11 @@ export async function createRuntime(
       await worker?.ready();
       return { url };
     },
-    close: closer({ ...parts, worker, webhookSender, scheduler, shutdown, listening }),
+    close: closer({
+      ...parts,
+      ...{ worker, webhookSender, scheduler, shutdown, listening },
+      metricsServer: () => metricsServer,
+    }),
   };
 }
 
@@ -212,6 +244,7 @@ interface RuntimeParts {
   repos: Repositories;
   fileStore: FileStore;
   secretBox: SecretBox;
+  metrics: Metrics;
 }
 
 /** The secrets key: SECRETS_KEY, else the key file kept beside a local database. */
@@ -232,7 +265,7 @@ interface Listening {
 
 /** The HTTP app, from the shared parts (and what `overrides.app` changes of its dependencies). */
 function buildApp(
-  { config, overrides, logger, clock, db, signals, repos, fileStore }: RuntimeParts,
+  { config, overrides, logger, clock, db, signals, repos, fileStore, metrics }: RuntimeParts,
   serving: { network: NetworkPolicy; shutdown: AbortSignal; listening: Listening },
 ): Express {
   const deps: AppDeps = {
@@ -240,6 +273,7 @@ function buildApp(
     fileStore,
     clock,
     logger,
+    metrics,
     network: () => serving.network,
     serverUrl: () => serving.listening.url ?? serverUrlOf(config.HOST, config.PORT),
     config: {
@@ -265,6 +299,7 @@ function buildApp(
         maxBufferedBytes: config.STREAM_MAX_BUFFERED_BYTES,
       },
       scheduleMinIntervalMs: config.SCHEDULE_MIN_INTERVAL_SECONDS * 1000,
+      metricsToken: config.METRICS_TOKEN,
     },
     shutdown: serving.shutdown,
     streamWakes: (listener) => signals.onStreamWake(listener),
@@ -274,14 +309,13 @@ function buildApp(
 }
 
 /** The worker, from the shared parts; `network`: where runs may connect, read at each claim. */
-function buildWorker(
-  { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox }: RuntimeParts,
-  network: () => NetworkPolicy,
-): Worker {
+function buildWorker(parts: RuntimeParts, network: () => NetworkPolicy): Worker {
+  const { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox } = parts;
   return new Worker(
     {
       execution: overrides.execution?.(repos.runExecution) ?? repos.runExecution,
       logger,
+      metrics: parts.metrics,
       clock,
       signals,
       fileStore,
@@ -308,11 +342,14 @@ function buildWorker(
 
 /** The webhook delivery loop; deliveries may go where runs' http steps may. */
 function buildWebhookSender(
-  { overrides, logger, clock, repos, secretBox }: RuntimeParts,
+  { overrides, logger, clock, repos, secretBox, metrics }: RuntimeParts,
   network: NetworkPolicy,
 ): WebhookSender {
   return new WebhookSender(
-    { deliveries: repos.webhookDeliveries, box: secretBox, clock, logger, network: () => network },
+    {
+      ...{ deliveries: repos.webhookDeliveries, box: secretBox, clock, logger, metrics },
+      network: () => network,
+    },
     { ...DEFAULT_WEBHOOK_SENDER_OPTIONS, ...overrides.webhooks },
   );
 }
@@ -364,6 +401,7 @@ function closer(parts: {
   scheduler: Scheduler | undefined;
   shutdown: AbortController;
   listening: Listening;
+  metricsServer: () => MetricsServer | undefined;
 }): Runtime["close"] {
   const { logger, db, signals, worker, webhookSender, scheduler, shutdown, listening } = parts;
   let closing: Promise<void> | undefined;
@@ -403,6 +441,8 @@ function closer(parts: {
       try {
         await Promise.all([serverClosed, workerStopped, sendersStopped, schedulerStopped]);
       } finally {
+        // Scraped until the runs have drained; closed with the database whose queue it reads.
+        await parts.metricsServer()?.close();
         await signals.close().catch(() => undefined);
         await db.close();
       }

@@ -10,6 +10,7 @@ import type { RunFileRepository } from "../db/repositories/run-files.js";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import type { Clock } from "../domain/clock.js";
 import type { FileStore } from "../files/file-store.js";
+import type { Metrics } from "../metrics/metrics.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
 import type { BrowserSettings } from "./browser-settings.js";
 import type { EventLimits } from "./event-limits.js";
@@ -22,6 +23,8 @@ import type { RunWatch } from "./run-pause.js";
 export interface ExecuteRunDeps {
   execution: RunExecutionRepository;
   logger: Logger;
+  /** Where the run's ending and its steps' durations are counted. */
+  metrics: Metrics;
   /** The time every event and ending is stamped with. */
   clock: Clock;
   workerId: string;

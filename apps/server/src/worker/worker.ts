@@ -8,10 +8,11 @@ import {
 } from "@skillrun/engine";
 import type { Logger } from "pino";
 import type { ProfileRepository } from "../db/repositories/profiles.js";
-import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
+import type { ClaimedRun, RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
 import type { FileStore } from "../files/file-store.js";
 import type { Retention } from "../files/retention.js";
+import type { Metrics } from "../metrics/metrics.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
 import type { BrowserSettings } from "./browser-settings.js";
 import { DEFAULT_EVENT_LIMITS, type EventLimits } from "./event-limits.js";
@@ -107,6 +108,8 @@ export class Worker {
     private readonly deps: {
       execution: RunExecutionRepository;
       logger: Logger;
+      /** Runs started, their wait in the queue, their endings and steps are counted into it. */
+      metrics: Metrics;
       /** The time the runs' events and endings are stamped with. */
       clock: Clock;
       signals: RunSignals;
@@ -271,9 +274,10 @@ export class Worker {
         this.hosts.unreserve(host);
         return;
       }
+      this.counted(run);
       const control = new AbortController();
       const watch = new RunWatch();
-      const { execution, logger, clock, fileStore, chromium, browser, network, secrets } =
+      const { execution, logger, clock, fileStore, chromium, browser, network, secrets, metrics } =
         this.deps;
       const { files, profiles } = this.deps;
       const { limits, eventLimits, memoryMb, checkpointMaxBytes, parkAfterMs } = this.options;
@@ -281,6 +285,7 @@ export class Worker {
         {
           execution,
           logger,
+          metrics,
           clock,
           fileStore,
           chromium,
@@ -312,6 +317,17 @@ export class Worker {
         });
       this.active.set(run.id, { control, done, watch });
     }
+  }
+
+  /**
+   * A run claimed for its first execution is a run started, after its wait in the queue; one
+   * taken again (released, recovered, woken from parking) was counted when it first started.
+   */
+  private counted(run: ClaimedRun): void {
+    if (run.attempt !== 1 || run.woken) return;
+    const { metrics, clock } = this.deps;
+    metrics.runsStarted.inc();
+    metrics.queueWait.observe(Math.max(0, clock.now().getTime() - run.createdAt.getTime()) / 1000);
   }
 
   /** Stops runs that were cancelled, or that are no longer this worker's. */

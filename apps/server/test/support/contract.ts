@@ -54,6 +54,7 @@ export const CONTRACT_RESOURCES = {
     "redeliverWebhook",
   ],
   keys: ["createKey", "listKeys", "deleteKey"],
+  metrics: ["getMetrics"],
   schedules: [
     "createSchedule",
     "listSchedules",

@@ -38,6 +38,7 @@ export const failingRuns = {
   createOnce: fail,
   replay: fail,
   queueFull: fail,
+  countAllQueued: fail,
   get: fail,
   list: fail,
   cancel: fail,
@@ -47,6 +48,7 @@ export const failingRuns = {
   rowFor: () => {
     throw new Error(FAILURE_MESSAGE);
   },
+  endings: undefined,
 } satisfies Record<keyof RunRepository, unknown> as unknown as RunRepository;
 
 /** A RunPauseRepository whose every method fails. */

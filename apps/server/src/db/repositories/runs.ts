@@ -18,7 +18,7 @@ import { checkpointLabels, type KeptCheckpoint, readCheckpoint } from "../runs/c
 import type { RunCommits } from "../runs/commit.js";
 import { create, createOnce, type NewRunRow } from "../runs/create.js";
 import { createRerun } from "../runs/rerun.js";
-import { COUNT_QUEUED } from "../runs/sql/create.js";
+import { COUNT_ALL_QUEUED, COUNT_QUEUED } from "../runs/sql/create.js";
 import { keysetPage } from "./keyset-page.js";
 import { RUN_COLUMNS, type RunColumns, runListSql, runRowOf } from "./run-list-sql.js";
 import { toRunSession } from "./run-session.js";
@@ -71,6 +71,9 @@ const KEY_SWEEP_INTERVAL_MS = 60_000;
 
 /** Runs, always read and changed within one owner. */
 export class RunRepository {
+  /** Where the runs this process cancels are counted (the metrics), once the runtime has them. */
+  endings: { runEnded(state: "cancel"): void } | undefined;
+
   /** When this process may next delete expired idempotency keys (epoch ms of the clock). */
   private nextKeySweep = 0;
 
@@ -93,6 +96,12 @@ export class RunRepository {
     if (max === null) return false;
     const [row] = await this.direct.all<{ queued: number | string }>(COUNT_QUEUED, [owner]);
     return Number(row?.queued ?? 0) >= max;
+  }
+
+  /** How many runs are queued, every owner's: the queue gauge of the metrics. */
+  async countAllQueued(): Promise<number> {
+    const [row] = await this.direct.all<{ queued: number | string }>(COUNT_ALL_QUEUED, []);
+    return Number(row?.queued ?? 0);
   }
 
   /**
@@ -280,8 +289,11 @@ export class RunRepository {
    * owner has no such run. Idempotent: a terminal run keeps (and reports) its state. A worker
    * executing the run is told to stop it.
    */
-  cancel(owner: string, id: string): Promise<RunState | null> {
-    return cancel(this.commits, { id, owner }, this.clock.now());
+  async cancel(owner: string, id: string): Promise<RunState | null> {
+    const { state, cancelled } = await cancel(this.commits, { id, owner }, this.clock.now());
+    // Counted where it is written: the worker that stops the run does not count it again.
+    if (cancelled) this.endings?.runEnded("cancel");
+    return state;
   }
 }
 

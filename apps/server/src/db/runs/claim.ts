@@ -50,6 +50,8 @@ export interface ClaimedRun {
    * reads it); null when its skill names none.
    */
   profile: { name: string; save: "on_success" | "always" | null } | null;
+  /** When it was queued: its wait in the queue is measured from here (the metrics). */
+  createdAt: Date;
 }
 
 /** How a worker finds one of its runs when it looks (cancelled, or taken from it). */
@@ -74,6 +76,8 @@ type ClaimedRow = {
   active_ms: number | bigint;
   profile: string | null;
   profile_save: string | null;
+  /** A Date on both flavours (direct-sql reads dates back as Dates). */
+  created_at: Date | string;
   /** The skill's stored definition, read by the statement that named its version. */
   definition: string | null;
 };
@@ -242,7 +246,12 @@ function claimedRun(
     woken: false,
     calledSkills,
     profile: row.profile === null ? null : { name: row.profile, save: profileSaveOf(row) },
+    createdAt: dateOf(row.created_at),
   };
+}
+
+function dateOf(value: ClaimedRow["created_at"]): Date {
+  return value instanceof Date ? value : new Date(value);
 }
 
 function profileSaveOf(row: ClaimedRow): "on_success" | "always" | null {

@@ -95,6 +95,9 @@ function handlersOf(
       // A step that ended no longer waits.
       if (event.type === "step_finished" || event.type === "step_failed") prepared.parking.over();
       if (event.type === "step_started") progress.step = event.step;
+      if (event.type === "step_finished" || event.type === "step_failed") {
+        deps.metrics.stepDuration.observe({ kind: event.step.kind }, event.duration_ms / 1000);
+      }
       const entry = toRunEvent(run.id, event, run.attempt);
       if (entry === null) return;
       if (event.type === "data_updated") {
@@ -139,6 +142,7 @@ function handlersOf(
         budget.admit({ runId: run.id, at: deps.clock.now(), type: "log", level: "warn", message }),
       ),
     onFile: (file) => fileIndex.push(file),
+    onBrowserLaunched: (ms) => deps.metrics.browserLaunch.observe(ms / 1000),
     onProfile: (json) => {
       progress.profileJson = json;
     },

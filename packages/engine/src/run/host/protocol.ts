@@ -107,6 +107,8 @@ export type FromRunHost =
   /** A `wait` step waits, doing nothing, until `until` (ISO): see ExecuteSkillOptions.onWait. */
   | { type: "waiting"; step: StepRef; until: string }
   | { type: "problem"; message: string }
+  /** The run's browser started, in `ms` (its launch time, for the server's metrics). */
+  | { type: "browser_launched"; ms: number }
   /** A run file stored, complete on disk. */
   | { type: "file"; file: RunFile }
   /**

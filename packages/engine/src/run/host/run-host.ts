@@ -118,6 +118,7 @@ async function execute(job: RunJob): Promise<void> {
     ...(job.resume?.browser && { restore: job.resume.browser }),
     ...(job.profile?.state && { storageState: job.profile.state }),
     onProblem: (message) => post({ type: "problem", message: masker.maskText(message) }),
+    onLaunched: (ms) => post({ type: "browser_launched", ms }),
     onMemoryExceeded: (error) => {
       memoryExceeded = error;
       control.abort("browser_memory");

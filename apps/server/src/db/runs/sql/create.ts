@@ -18,6 +18,9 @@ export const INSERT_RUN_OWNER = `INSERT INTO run_owners (owner, last_served) VAL
 /** How many runs an owner (the parameter) has queued, for OWNER_MAX_QUEUED. */
 export const COUNT_QUEUED = "SELECT COUNT(*) AS queued FROM runs WHERE owner = ? AND state IS NULL";
 
+/** How many runs are queued, every owner's (the index on state, created_at serves it). */
+export const COUNT_ALL_QUEUED = "SELECT COUNT(*) AS queued FROM runs WHERE state IS NULL";
+
 /**
  * Takes an idempotency key for a run (owner, key, request hash, run id, now, the expiry cutoff):
  * a new key is inserted, an expired one taken over, a live one left as it is (no row changed).
