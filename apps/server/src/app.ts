@@ -52,6 +52,8 @@ import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
 import { webhooksRouter } from "./routes/webhooks.js";
 import { SkillChecker } from "./skills/skill-checker.js";
+import { requestSpans } from "./tracing/request-spans.js";
+import type { Tracing } from "./tracing/tracing.js";
 
 /** What the HTTP app is built from; main wiring and tests each supply their own. */
 export interface AppDeps {
@@ -82,6 +84,8 @@ export interface AppDeps {
   logger: Logger;
   /** What GET /metrics reports; requests are counted into it. */
   metrics: Metrics;
+  /** Spans of requests, when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  tracing?: Tracing;
   /**
    * The address the server listens on (HOST and the bound port, known once it listens): the base
    * of absolute links when PUBLIC_URL is unset and no trusted proxy says otherwise.
@@ -135,6 +139,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestLogging(deps.logger));
   app.use(countRequests(deps.metrics));
+  if (deps.tracing) app.use(requestSpans(deps.tracing));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });

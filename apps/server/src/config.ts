@@ -294,6 +294,13 @@ const ConfigSchema = z.object({
   // Unset: a worker process exposes no metrics. `skillrun serve` answers it on PORT and ignores
   // this. docs/decisions/0062-metrics-per-process.md
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // The base address of an OpenTelemetry collector's OTLP/HTTP receiver (e.g.
+  // http://127.0.0.1:4318): set, every process traces requests, runs and steps and sends the
+  // spans to <endpoint>/v1/traces as JSON. Unset, nothing is traced and OpenTelemetry is never
+  // loaded. docs/decisions/0063-traces-with-explicit-context.md
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  // The `service.name` of the spans this process sends.
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default("skillrun"),
   // --- end of metrics and traces ---
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).

@@ -28,6 +28,7 @@ import {
 import { RunSecrets } from "./secrets/run-secrets.js";
 import { SecretBox } from "./secrets/secret-box.js";
 import { keptSecretsKey, parseSecretsKey } from "./secrets/secrets-key.js";
+import { loadTracing, type Tracing } from "./tracing/tracing.js";
 import {
   DEFAULT_WEBHOOK_SENDER_OPTIONS,
   WebhookSender,
@@ -134,6 +135,8 @@ export async function createRuntime(
   if (roles.http || roles.worker) secretBox.load();
   const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
   const clock = overrides.clock ?? systemClock;
+  // Before the parts that trace; undefined (and OpenTelemetry not loaded) when tracing is off.
+  const tracing = roles.http || roles.worker ? await loadTracing(config) : undefined;
   const db = await openDatabase(config.DATABASE_URL);
   let signals: RunSignals;
   try {
@@ -163,6 +166,7 @@ export async function createRuntime(
   const parts = {
     ...{ config, overrides, logger, clock, db, signals, repos, fileStore, secretBox },
     metrics,
+    tracing,
   };
 
   // Webhook deliveries follow the rules of runs' http steps, without this server's own address.
@@ -245,6 +249,7 @@ interface RuntimeParts {
   fileStore: FileStore;
   secretBox: SecretBox;
   metrics: Metrics;
+  tracing: Tracing | undefined;
 }
 
 /** The secrets key: SECRETS_KEY, else the key file kept beside a local database. */
@@ -265,11 +270,13 @@ interface Listening {
 
 /** The HTTP app, from the shared parts (and what `overrides.app` changes of its dependencies). */
 function buildApp(
-  { config, overrides, logger, clock, db, signals, repos, fileStore, metrics }: RuntimeParts,
+  parts: RuntimeParts,
   serving: { network: NetworkPolicy; shutdown: AbortSignal; listening: Listening },
 ): Express {
+  const { config, overrides, logger, clock, db, signals, repos, fileStore, metrics } = parts;
   const deps: AppDeps = {
     ...repos,
+    ...(parts.tracing && { tracing: parts.tracing }),
     fileStore,
     clock,
     logger,
@@ -316,6 +323,7 @@ function buildWorker(parts: RuntimeParts, network: () => NetworkPolicy): Worker 
       execution: overrides.execution?.(repos.runExecution) ?? repos.runExecution,
       logger,
       metrics: parts.metrics,
+      ...(parts.tracing && { tracing: parts.tracing }),
       clock,
       signals,
       fileStore,
@@ -402,6 +410,7 @@ function closer(parts: {
   shutdown: AbortController;
   listening: Listening;
   metricsServer: () => MetricsServer | undefined;
+  tracing: Tracing | undefined;
 }): Runtime["close"] {
   const { logger, db, signals, worker, webhookSender, scheduler, shutdown, listening } = parts;
   let closing: Promise<void> | undefined;
@@ -443,6 +452,8 @@ function closer(parts: {
       } finally {
         // Scraped until the runs have drained; closed with the database whose queue it reads.
         await parts.metricsServer()?.close();
+        // The last spans (the runs drained, the requests answered) are sent before exiting.
+        await parts.tracing?.tracer.shutdown().catch(() => undefined);
         await signals.close().catch(() => undefined);
         await db.close();
       }

@@ -14,6 +14,7 @@ import type { FileStore } from "../files/file-store.js";
 import type { Retention } from "../files/retention.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
+import type { Tracing } from "../tracing/tracing.js";
 import type { BrowserSettings } from "./browser-settings.js";
 import { DEFAULT_EVENT_LIMITS, type EventLimits } from "./event-limits.js";
 import { executeRun, type WorkerFiles } from "./execute-run.js";
@@ -110,6 +111,8 @@ export class Worker {
       logger: Logger;
       /** Runs started, their wait in the queue, their endings and steps are counted into it. */
       metrics: Metrics;
+      /** Each run's span and its steps', when tracing is on. */
+      tracing?: Tracing;
       /** The time the runs' events and endings are stamped with. */
       clock: Clock;
       signals: RunSignals;
@@ -286,6 +289,7 @@ export class Worker {
           execution,
           logger,
           metrics,
+          ...(this.deps.tracing && { tracing: this.deps.tracing }),
           clock,
           fileStore,
           chromium,

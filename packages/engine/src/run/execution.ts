@@ -63,6 +63,8 @@ export interface Execution {
   scope(): ExpressionScope;
   /** What expressions are given besides the scope: the clock, the masking of what they make. */
   readonly hooks: EvaluationHooks;
+  /** Begins a step attempt's span, when the run is traced (ExecuteSkillOptions.traceStep). */
+  readonly traceStep: ExecuteSkillOptions["traceStep"];
   /** Merges keys into the data (reported for the run's own skill); throws past its limit. */
   save(step: StepRef, changes: Record<string, unknown>): void;
   /** Merges keys into the scratch variables (`vars`); throws past their limit. */
@@ -191,6 +193,7 @@ function view(wide: RunWide, state: SkillState, signal: AbortSignal, frame: Step
       options.onEvent({ type, at, ...details, ...chapter } as EngineEvent);
     },
     hooks: wide.hooks,
+    traceStep: options.traceStep,
     scope: () => ({
       inputs: state.inputs,
       data: state.data,

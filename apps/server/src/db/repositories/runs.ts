@@ -43,6 +43,8 @@ export interface NewRun {
   concurrency?: { limit: number; key: string | null } | null;
   /** The skill's browser profile, its name rendered against the inputs (see RunProfileChoice). */
   profile?: RunProfileChoice | null;
+  /** The W3C traceparent of the request queuing it (tracing on), which its span follows. */
+  traceParent?: string | null;
 }
 
 /** A run's browser profile: its name, and when the run saves it (null: it only reads it). */
@@ -313,6 +315,7 @@ export function newRunRow(box: SecretBox, id: string, now: Date, input: NewRun):
     concurrencyKey: input.concurrency?.key ?? null,
     profile: input.profile?.name ?? null,
     profileSave: input.profile?.save ?? null,
+    traceParent: input.traceParent ?? null,
   };
 }
 

@@ -54,8 +54,10 @@ export async function hostRun(
 }
 
 /** What the run's process is given: the skill, its inputs and secrets, limits, where to write. */
-function jobOf({ deps, run, now }: RunContext, prepared: PreparedRun): RunJob {
+function jobOf({ deps, run, now, traceparent }: RunContext, prepared: PreparedRun): RunJob {
   return {
+    ...(traceparent !== undefined &&
+      deps.tracing && { trace: { traceparent, otlp: deps.tracing.target } }),
     definition: prepared.definition,
     skills: prepared.skills,
     inputs: prepared.inputs,

@@ -10,6 +10,7 @@ import { executeSkill } from "../execute-skill.js";
 import { SecretMask } from "../secret-mask.js";
 import type { ExecutionResult, PauseRequest, StepRef } from "../types.js";
 import type { FromRunHost, RunHostResult, RunJob, StopKind, ToRunHost } from "./protocol.js";
+import { stepTracing } from "./step-tracing.js";
 
 // The entry of a process (or worker thread) that executes runs for a server, one at a time, so
 // that a run's expressions, response parsing and browser driving never block the thread serving
@@ -124,6 +125,7 @@ async function execute(job: RunJob): Promise<void> {
       control.abort("browser_memory");
     },
   });
+  const tracing = job.trace && (await stepTracing(job.trace, job.run.id, masker));
   let result: ExecutionResult;
   try {
     result = await executeSkill({
@@ -164,6 +166,7 @@ async function execute(job: RunJob): Promise<void> {
       limits: job.limits,
       network: job.network,
       skills: job.skills,
+      ...(tracing && { traceStep: tracing.traceStep }),
     });
   } catch (error) {
     // The engine reports a step's failure as a result; a throw is a fault of the engine itself.
@@ -177,6 +180,8 @@ async function execute(job: RunJob): Promise<void> {
     result = { outcome: "failed", data, error, ...(step && { step }) };
   }
   if (memoryExceeded === undefined) await reportProfile(job, result, browser.access, masker);
+  // Its steps' spans are sent before the run's, which the worker ends with the result.
+  await tracing?.flush();
   post({ type: "result", result: crossing(result) });
   const { video } = await browser.close();
   post({ type: "closed", video });
