@@ -6,6 +6,7 @@ import { call } from "./support/http.js";
 import { loggedLines } from "./support/log-lines.js";
 import { OtlpReceiver, type ReceivedSpan } from "./support/otlp-receiver.js";
 import { RunClient } from "./support/runs.js";
+import { type SkillrunProcess, startWorkerProcess } from "./support/skillrun-process.js";
 
 /**
  * Traces with OTEL_EXPORTER_OTLP_ENDPOINT set, on TEST_FLAVOUR's database: the spans reach an
@@ -143,5 +144,53 @@ describe("a traced run", () => {
     expect(rerun.parentSpanId).toBe("");
     expect(rerun.links).toEqual([{ traceId: request.traceId, spanId: request.spanId }]);
     expect(rerun.attributes["skillrun.rerun_of"]).toBe(first.id);
+  });
+});
+
+describe("a run executed by a `skillrun worker` process", () => {
+  let api: TestServer;
+  let worker: SkillrunProcess | undefined;
+
+  beforeAll(async () => {
+    // No worker of its own: the run crosses to the worker process through the database.
+    api = await startTestServer({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: "skillrun-api" },
+    });
+    await api.importSkillYaml("alice", TRACED_SKILL);
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await api?.close();
+  });
+
+  it("continues the request's trace in the worker and its run process", async () => {
+    worker = await startWorkerProcess(api.databaseUrl, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_SERVICE_NAME: "skillrun-worker",
+      ALLOW_PRIVATE_NETWORKS: "true",
+    });
+    const client = new RunClient(api.origin, await api.keyFor("alice"));
+    const run = await client.start("skill_traced", { url: targetUrl });
+    await client.waitFor(run.id, (r) => r.state === "finish");
+    const spans = await receiver.until(
+      (all) => all.filter((s) => s.attributes["skillrun.run_id"] === run.id).length >= 3,
+    );
+    const ofRun = spans.filter((s) => s.attributes["skillrun.run_id"] === run.id);
+    const runSpan = ofRun.find((s) => s.name === "run skill_traced") as ReceivedSpan;
+    const request = spans.find(
+      (s) =>
+        s.service === "skillrun-api" &&
+        s.name === "POST startRun" &&
+        s.spanId === runSpan.parentSpanId,
+    );
+    expect(request?.traceId).toBe(runSpan.traceId);
+    expect(runSpan.service).toBe("skillrun-worker");
+    const steps = ofRun.filter((s) => s.name.startsWith("step "));
+    expect(steps).toHaveLength(2);
+    for (const step of steps) {
+      expect(step.traceId).toBe(runSpan.traceId);
+      expect(step.parentSpanId).toBe(runSpan.spanId);
+    }
   });
 });
