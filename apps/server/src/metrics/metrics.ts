@@ -56,7 +56,7 @@ export class Metrics {
     });
     this.runDuration = new Histogram({
       name: "skillrun_run_duration_seconds",
-      help: "How long runs ended by this process's worker executed, every claim counted.",
+      help: "How long runs ended by this process's worker ran, from the claim that ended them.",
       buckets: RUN_BUCKETS,
       registers,
     });

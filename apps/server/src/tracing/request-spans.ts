@@ -1,5 +1,4 @@
 import type { Request, RequestHandler } from "express";
-import { redactUrl } from "../http/log-redaction.js";
 import { incomingTraceparent, type Tracing, traceIdOf } from "./tracing.js";
 
 declare global {
@@ -29,7 +28,7 @@ export function requestSpans(tracing: Tracing): RequestHandler {
     const span = tracer.start(method, {
       kind: "server",
       ...(parent && { parent }),
-      attributes: { "http.request.method": method, "url.path": redactUrl(req.originalUrl) },
+      attributes: { "http.request.method": method, "url.path": req.path },
     });
     req.traceparent = module.traceparentOf(span);
     req.traceId = traceIdOf(req.traceparent);
