@@ -38,6 +38,9 @@ import { refuseUnstorableText } from "./http/storable-text.js";
 import { OwnerStreams } from "./http/stream-limits.js";
 import { receiveUpload } from "./http/upload-body.js";
 import { openApiValidator } from "./http/validator.js";
+import { countRequests } from "./metrics/http-metrics.js";
+import type { Metrics } from "./metrics/metrics.js";
+import { metricsEndpoint } from "./metrics/metrics-endpoint.js";
 import { paths } from "./paths.js";
 import { keysRouter } from "./routes/keys.js";
 import { liveViewRouter } from "./routes/live-view.js";
@@ -53,6 +56,8 @@ import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
 import { webhooksRouter } from "./routes/webhooks.js";
 import { SkillChecker } from "./skills/skill-checker.js";
+import { requestSpans } from "./tracing/request-spans.js";
+import type { Tracing } from "./tracing/tracing.js";
 
 /** What the HTTP app is built from; main wiring and tests each supply their own. */
 export interface AppDeps {
@@ -83,6 +88,10 @@ export interface AppDeps {
   /** The time video addresses expire by. */
   clock: Clock;
   logger: Logger;
+  /** What GET /metrics reports; requests are counted into it. */
+  metrics: Metrics;
+  /** Spans of requests, when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  tracing?: Tracing;
   /**
    * The address the server listens on (HOST and the bound port, known once it listens): the base
    * of absolute links when PUBLIC_URL is unset and no trusted proxy says otherwise.
@@ -111,6 +120,8 @@ export interface AppDeps {
     scheduleMinIntervalMs: number;
     /** How live views read, watch and let go of slow clients; the defaults when absent. */
     liveView?: LiveViewOptions;
+    /** METRICS_TOKEN: the bearer GET /metrics asks for; unset, loopback only. */
+    metricsToken: string | undefined;
   };
   /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
   shutdown: AbortSignal;
@@ -135,9 +146,12 @@ export function createApp(deps: AppDeps): Express {
   app.set("trust proxy", deps.config.trustProxy);
 
   app.use(requestLogging(deps.logger));
+  app.use(countRequests(deps.metrics));
+  if (deps.tracing) app.use(requestSpans(deps.tracing));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
+  app.get("/metrics", metricsEndpoint(deps.metrics, deps.config.metricsToken));
   app.use(
     besideTheApi(
       docsRouter(paths.openapi),

@@ -286,6 +286,22 @@ const ConfigSchema = z.object({
   // How many schedules one owner may have; past it `POST /v1/schedule` is a 422.
   SCHEDULES_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(100),
   // --- end of schedules ---
+  // --- Metrics and traces (docs/operations.md "Metrics", "Traces") ---
+  // The bearer token `GET /metrics` asks for. Unset: /metrics is answered to clients on loopback
+  // only (a 403 for others); set, to anyone sending `Authorization: Bearer <METRICS_TOKEN>`.
+  METRICS_TOKEN: z.string().min(16).optional(),
+  // The port a `skillrun worker` answers `GET /metrics` on (on HOST), since it serves no API.
+  // Unset: a worker process exposes no metrics. `skillrun serve` answers it on PORT and ignores
+  // this. docs/decisions/0062-metrics-per-process.md
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // The base address of an OpenTelemetry collector's OTLP/HTTP receiver (e.g.
+  // http://127.0.0.1:4318): set, every process traces requests, runs and steps and sends the
+  // spans to <endpoint>/v1/traces as JSON. Unset, nothing is traced and OpenTelemetry is never
+  // loaded. docs/decisions/0063-traces-with-explicit-context.md
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  // The `service.name` of the spans this process sends.
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default("skillrun"),
+  // --- end of metrics and traces ---
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

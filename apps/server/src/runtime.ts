@@ -17,6 +17,8 @@ import { keptSigningSecret } from "./files/signing-secret.js";
 import { answerClientError } from "./http/client-errors.js";
 import { serverUrlOf } from "./http/public-url.js";
 import { closeable, type ServerClosing } from "./http/server-closing.js";
+import { Metrics } from "./metrics/metrics.js";
+import { listenForMetrics, type MetricsServer } from "./metrics/metrics-server.js";
 import { networkPolicyOf, ownAddresses } from "./network-policy.js";
 import { createRepositories, type Repositories } from "./repositories.js";
 import {
@@ -27,6 +29,7 @@ import {
 import { RunSecrets } from "./secrets/run-secrets.js";
 import { SecretBox } from "./secrets/secret-box.js";
 import { keptSecretsKey, parseSecretsKey } from "./secrets/secrets-key.js";
+import { loadTracing, type Tracing } from "./tracing/tracing.js";
 import {
   DEFAULT_WEBHOOK_SENDER_OPTIONS,
   WebhookSender,
@@ -95,6 +98,13 @@ export interface Runtime {
   webhookSender: WebhookSender | undefined;
   /** The schedules' tick loop, when this process fires ticks (SCHEDULER). */
   scheduler: Scheduler | undefined;
+  /** What this process reports at GET /metrics. */
+  metrics: Metrics;
+  /**
+   * The port a process without HTTP answers GET /metrics on (METRICS_PORT), once started;
+   * undefined otherwise.
+   */
+  metricsPort(): number | undefined;
   /**
    * Listens on HOST:PORT (when serving HTTP) and starts the worker (when there is one), waiting
    * until its run processes have loaded. Resolves with the address clients reach the server at
@@ -126,6 +136,8 @@ export async function createRuntime(
   if (roles.http || roles.worker) secretBox.load();
   const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
   const clock = overrides.clock ?? systemClock;
+  // Before the parts that trace; undefined (and OpenTelemetry not loaded) when tracing is off.
+  const tracing = roles.http || roles.worker ? await loadTracing(config) : undefined;
   const db = await openDatabase(config.DATABASE_URL);
   let signals: RunSignals;
   try {
@@ -148,7 +160,15 @@ export async function createRuntime(
     config.SCHEDULES_PER_OWNER,
   );
   const fileStore = new FileStore(config.VIDEO_DIR);
-  const parts = { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox };
+  const metrics = new Metrics();
+  // The queue is the database's: every process reports the same depth.
+  metrics.queuedRuns(() => repos.runs.countAllQueued());
+  repos.runs.endings = metrics;
+  const parts = {
+    ...{ config, overrides, logger, clock, db, signals, repos, fileStore, secretBox },
+    metrics,
+    tracing,
+  };
 
   // Webhook deliveries follow the rules of runs' http steps, without this server's own address.
   const webhookNetwork = overrides.network ?? networkPolicyOf(config);
@@ -164,6 +184,12 @@ export async function createRuntime(
   let network = webhookNetwork;
   const worker =
     roles.worker && config.WORKER_CONCURRENCY > 0 ? buildWorker(parts, () => network) : undefined;
+  if (worker) {
+    const total = config.WORKER_CONCURRENCY;
+    metrics.workerSlots(() => ({ busy: worker.busy, total }));
+  }
+  // A process without the API (`skillrun worker`) answers GET /metrics on a port of its own.
+  let metricsServer: MetricsServer | undefined;
   const webhookSender =
     (roles.http || roles.worker) && config.WEBHOOK_DELIVERY
       ? buildWebhookSender(parts, webhookNetwork)
@@ -183,6 +209,8 @@ export async function createRuntime(
     worker,
     webhookSender,
     scheduler,
+    metrics,
+    metricsPort: () => metricsServer?.port,
     async start() {
       let url: string | undefined;
       if (app) {
@@ -193,6 +221,10 @@ export async function createRuntime(
         listening.url = serverUrlOf(config.HOST, port);
         url = config.PUBLIC_URL ?? listening.url;
       }
+      if (!app && roles.worker && config.METRICS_PORT !== undefined) {
+        const { METRICS_TOKEN: token, HOST: host, METRICS_PORT: port } = config;
+        metricsServer = await listenForMetrics(metrics, token, host, port);
+      }
       worker?.start();
       webhookSender?.start();
       scheduler?.start();
@@ -200,7 +232,11 @@ export async function createRuntime(
       await worker?.ready();
       return { url };
     },
-    close: closer({ ...parts, worker, webhookSender, scheduler, shutdown, listening }),
+    close: closer({
+      ...parts,
+      ...{ worker, webhookSender, scheduler, shutdown, listening },
+      metricsServer: () => metricsServer,
+    }),
   };
 }
 
@@ -215,6 +251,8 @@ interface RuntimeParts {
   repos: Repositories;
   fileStore: FileStore;
   secretBox: SecretBox;
+  metrics: Metrics;
+  tracing: Tracing | undefined;
 }
 
 /** The secrets key: SECRETS_KEY, else the key file kept beside a local database. */
@@ -235,14 +273,17 @@ interface Listening {
 
 /** The HTTP app, from the shared parts (and what `overrides.app` changes of its dependencies). */
 function buildApp(
-  { config, overrides, logger, clock, db, signals, repos, fileStore }: RuntimeParts,
+  parts: RuntimeParts,
   serving: { network: NetworkPolicy; shutdown: AbortSignal; listening: Listening },
 ): Express {
+  const { config, overrides, logger, clock, db, signals, repos, fileStore, metrics } = parts;
   const deps: AppDeps = {
     ...repos,
+    ...(parts.tracing && { tracing: parts.tracing }),
     fileStore,
     clock,
     logger,
+    metrics,
     network: () => serving.network,
     serverUrl: () => serving.listening.url ?? serverUrlOf(config.HOST, config.PORT),
     config: {
@@ -268,6 +309,7 @@ function buildApp(
         maxBufferedBytes: config.STREAM_MAX_BUFFERED_BYTES,
       },
       scheduleMinIntervalMs: config.SCHEDULE_MIN_INTERVAL_SECONDS * 1000,
+      metricsToken: config.METRICS_TOKEN,
     },
     shutdown: serving.shutdown,
     streamWakes: (listener) => signals.onStreamWake(listener),
@@ -277,14 +319,14 @@ function buildApp(
 }
 
 /** The worker, from the shared parts; `network`: where runs may connect, read at each claim. */
-function buildWorker(
-  { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox }: RuntimeParts,
-  network: () => NetworkPolicy,
-): Worker {
+function buildWorker(parts: RuntimeParts, network: () => NetworkPolicy): Worker {
+  const { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox } = parts;
   return new Worker(
     {
       execution: overrides.execution?.(repos.runExecution) ?? repos.runExecution,
       logger,
+      metrics: parts.metrics,
+      ...(parts.tracing && { tracing: parts.tracing }),
       clock,
       signals,
       fileStore,
@@ -312,11 +354,14 @@ function buildWorker(
 
 /** The webhook delivery loop; deliveries may go where runs' http steps may. */
 function buildWebhookSender(
-  { overrides, logger, clock, repos, secretBox }: RuntimeParts,
+  { overrides, logger, clock, repos, secretBox, metrics }: RuntimeParts,
   network: NetworkPolicy,
 ): WebhookSender {
   return new WebhookSender(
-    { deliveries: repos.webhookDeliveries, box: secretBox, clock, logger, network: () => network },
+    {
+      ...{ deliveries: repos.webhookDeliveries, box: secretBox, clock, logger, metrics },
+      network: () => network,
+    },
     { ...DEFAULT_WEBHOOK_SENDER_OPTIONS, ...overrides.webhooks },
   );
 }
@@ -368,6 +413,8 @@ function closer(parts: {
   scheduler: Scheduler | undefined;
   shutdown: AbortController;
   listening: Listening;
+  metricsServer: () => MetricsServer | undefined;
+  tracing: Tracing | undefined;
 }): Runtime["close"] {
   const { logger, db, signals, worker, webhookSender, scheduler, shutdown, listening } = parts;
   let closing: Promise<void> | undefined;
@@ -407,6 +454,10 @@ function closer(parts: {
       try {
         await Promise.all([serverClosed, workerStopped, sendersStopped, schedulerStopped]);
       } finally {
+        // Scraped until the runs have drained; closed with the database whose queue it reads.
+        await parts.metricsServer()?.close();
+        // The last spans (the runs drained, the requests answered) are sent before exiting.
+        await parts.tracing?.tracer.shutdown().catch(() => undefined);
         await signals.close().catch(() => undefined);
         await db.close();
       }

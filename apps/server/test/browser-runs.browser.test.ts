@@ -161,6 +161,7 @@ function chromiumProcessesOf(runId: string): number {
 
 describe("the browser example skill against the server's demo shop", () => {
   it("fills the form, orders, extracts the receipt into data, and leaves a valid video", async () => {
+    const launchesBefore = await browserLaunches();
     const { id } = await alice.start("skill_demo_shop_order", { shop_url: shopUrl, seats: 2 });
     const run = await alice.ended(id, 60_000);
     expect(run.state, JSON.stringify(run.data)).toBe("finish");
@@ -198,8 +199,17 @@ describe("the browser example skill against the server's demo shop", () => {
     expect(video.frames / video.durationS).toBeGreaterThanOrEqual(5);
     expect(Math.abs(video.frames - video.durationS * 10)).toBeLessThanOrEqual(3);
     expect(chromiumProcessesOf(id)).toBe(0);
+    // Its browser's start is in the metrics (skillrun_browser_launch_seconds).
+    expect(await browserLaunches()).toBe(launchesBefore + 1);
   });
 });
+
+/** How many browser launches the server's metrics have counted. */
+async function browserLaunches(): Promise<number> {
+  const { text } = await call(server.origin, "GET", "/metrics");
+  const line = /^skillrun_browser_launch_seconds_count (\S+)$/m.exec(text);
+  return Number(line?.[1]);
+}
 
 describe("the back office example skills", () => {
   const startInvoices = (inputs: Record<string, unknown> = {}) =>

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../src/domain/clock.js";
+import { Metrics } from "../src/metrics/metrics.js";
 import { RunSecrets } from "../src/secrets/run-secrets.js";
 import { testSecretBox } from "../src/test-support/test-secrets.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
@@ -321,6 +322,7 @@ describe("worker shutdown", () => {
       const next = new Worker({
         execution: own.repos.runExecution,
         logger: pino({ level: "silent" }),
+        metrics: new Metrics(),
         clock: systemClock,
         signals: new InProcessRunSignals(),
         fileStore: own.fileStore,

@@ -1030,6 +1030,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This process's metrics, in Prometheus's text format
+         * @description Counters, histograms and gauges of this process in the Prometheus text exposition
+         *     format: runs started and ended (by state), run and step durations (by step kind), time
+         *     in the queue, queued runs, worker slots (busy, idle), browser launches, webhook
+         *     deliveries (by result), HTTP requests (by operationId and status) and the process's own
+         *     (CPU, memory, event loop). No label holds a run, skill or owner id, so the number of
+         *     series stays bounded. Each process reports its own work; a `skillrun worker` answers it
+         *     on `METRICS_PORT` (docs/operations.md, "Metrics").
+         *
+         *     Not under an API key: with `METRICS_TOKEN` set, only `Authorization: Bearer
+         *     <METRICS_TOKEN>` is answered (401 otherwise); without it, only a client on loopback is
+         *     (403 otherwise).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     runEvent: {
@@ -4105,6 +4135,62 @@ export interface operations {
             404: components["responses"]["ScheduleNotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, in the Prometheus text format 0.0.4. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP skillrun_runs_started_total Runs a worker of this process began executing for the first time.
+                     *     # TYPE skillrun_runs_started_total counter
+                     *     skillrun_runs_started_total 3
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description METRICS_TOKEN is set and the request does not carry it as a bearer token. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description METRICS_TOKEN is unset and the client is not on loopback. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "metrics are answered on loopback only unless METRICS_TOKEN is set"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

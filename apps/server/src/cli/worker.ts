@@ -17,6 +17,10 @@ export async function workerCommand(): Promise<number> {
   console.log(
     `Skillrun worker ${runtime.worker?.id} is executing runs (${config.WORKER_CONCURRENCY} at a time) from ${runtime.db.flavour}`,
   );
+  const metricsPort = runtime.metricsPort();
+  if (metricsPort !== undefined) {
+    console.log(`  Metrics: http://${config.HOST}:${metricsPort}/metrics`);
+  }
   // Runs under way get SHUTDOWN_GRACE_SECONDS to finish; a second signal releases them at once.
   const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
   stopOnSignal(runtime.logger, ({ now }) => runtime.close({ graceMs, force: now }));

@@ -48,6 +48,8 @@ export function requestLogging(logger: Logger): RequestHandler {
       logger[level](
         {
           reqId: id,
+          // Set by the request's span when tracing is on (tracing/request-spans.ts).
+          ...(req.traceId !== undefined && { trace_id: req.traceId }),
           req: {
             method,
             url: redactUrl(originalUrl),

@@ -92,7 +92,11 @@ export function runsRouter(deps: {
       const { inputs, concurrency, profile } = await checkedToRun(owner, found, req.body.inputs);
       // After the checks: a 429 says that this very request would have been queued.
       if (await runs.queueFull(owner)) throw new QueueFull();
-      const run = { owner, skill: found.skill, inputs, concurrency, profile };
+      const run = {
+        ...{ owner, skill: found.skill, inputs, concurrency, profile },
+        // The request's span, which the run's follows (tracing on).
+        traceParent: req.traceparent ?? null,
+      };
       if (idempotency) return answerKeyed(await runs.createOnce(run, idempotency));
       res.json(withVideoUrl(req, await runs.create(run)));
     }),
@@ -146,7 +150,10 @@ export function runsRouter(deps: {
           };
       if (await runs.queueFull(owner)) throw new QueueFull();
       const rerun = await runs.createRerun(
-        { owner, skill: found.skill, inputs, concurrency, profile },
+        {
+          ...{ owner, skill: found.skill, inputs, concurrency, profile },
+          traceParent: req.traceparent ?? null,
+        },
         { runId: original.id, kept: { ...kept, sealed: kept.sealed }, ownInputs },
       );
       res.status(201).json(withVideoUrl(req, rerun));

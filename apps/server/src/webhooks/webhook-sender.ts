@@ -13,6 +13,7 @@ import type {
 } from "../db/repositories/webhook-deliveries.js";
 import { webhookSecretContext } from "../db/repositories/webhooks.js";
 import type { Clock } from "../domain/clock.js";
+import type { DeliveryResult, Metrics } from "../metrics/metrics.js";
 import type { SecretBox } from "../secrets/secret-box.js";
 import { retryDelayMs } from "./retry-schedule.js";
 import { signatureHeaders } from "./signing.js";
@@ -27,6 +28,8 @@ export interface WebhookSenderDeps {
   logger: Logger;
   /** Where deliveries may be sent: the rules of runs' `http` steps, read at each round. */
   network: () => NetworkPolicy;
+  /** Counts the attempts by result (skillrun_webhook_deliveries_total); none in some tests. */
+  metrics?: Metrics;
 }
 
 export interface WebhookSenderOptions {
@@ -166,6 +169,7 @@ export class WebhookSender {
       ...(outcome.state === "pending" && { nextAttemptAt: outcome.nextAttemptAt.toISOString() }),
       ...(error !== null && { error }),
     };
+    if (recorded) this.deps.metrics?.webhookDeliveries.inc({ result: resultOf(outcome) });
     if (!recorded) {
       logger.warn(line, "webhook attempt not recorded: another sender took the delivery");
     } else if (outcome.state === "delivered") {
@@ -205,4 +209,10 @@ export class WebhookSender {
     const text = cause instanceof Error ? cause.message : String(cause);
     return text.slice(0, RESPONSE_KEPT_BYTES);
   }
+}
+
+/** An attempt's result as the metrics label it: gone (410) and given up both end the delivery. */
+function resultOf(outcome: AttemptOutcome): DeliveryResult {
+  if (outcome.state === "delivered") return "delivered";
+  return outcome.state === "pending" ? "failed" : "gave_up";
 }

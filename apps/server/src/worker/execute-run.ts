@@ -11,7 +11,9 @@ import type { RunFileRepository } from "../db/repositories/run-files.js";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import type { Clock } from "../domain/clock.js";
 import type { FileStore } from "../files/file-store.js";
+import type { Metrics } from "../metrics/metrics.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
+import type { Tracing } from "../tracing/tracing.js";
 import type { BrowserSettings } from "./browser-settings.js";
 import type { EventLimits } from "./event-limits.js";
 import { endUnstarted, finishRun } from "./execute-run/finish.js";
@@ -24,6 +26,10 @@ import type { RunWatch } from "./run-pause.js";
 export interface ExecuteRunDeps {
   execution: RunExecutionRepository;
   logger: Logger;
+  /** Where the run's ending and its steps' durations are counted. */
+  metrics: Metrics;
+  /** The run's span and its steps', when tracing is on. */
+  tracing?: Tracing;
   /** The time every event and ending is stamped with. */
   clock: Clock;
   workerId: string;
@@ -77,6 +83,8 @@ export interface RunContext {
   control: AbortController;
   /** The clock's time, in milliseconds. */
   now: () => number;
+  /** The run's span's traceparent (tracing on): its steps' spans are its children. */
+  traceparent?: string;
 }
 
 /**
@@ -94,16 +102,32 @@ export async function executeRun(
   control: AbortController,
   watch: RunWatch,
 ): Promise<boolean> {
+  const span = workerDeps.tracing && runSpan(workerDeps.tracing, run);
   const logger = workerDeps.logger.child({
     runId: run.id,
     skillId: run.skillId,
     attempt: run.attempt,
+    ...(span && { trace_id: span.traceId }),
   });
   // Every line logged below is about this run and says which.
   const deps: ExecuteRunDeps = { ...workerDeps, logger };
   const holder: Holder = { runId: run.id, workerId: deps.workerId };
   const now = () => deps.clock.now().getTime();
-  const context: RunContext = { deps, run, holder, control, now };
+  const context: RunContext = {
+    ...{ deps, run, holder, control, now },
+    ...(span && { traceparent: span.traceparent }),
+  };
+  try {
+    return await execute(context, host, watch);
+  } finally {
+    span?.end();
+  }
+}
+
+/** The run from its claim to its ending; true when it went back to the queue. */
+async function execute(context: RunContext, host: ReservedHost, watch: RunWatch): Promise<boolean> {
+  const { deps, run } = context;
+  const { logger } = deps;
   logger.info({ worker: deps.workerId }, `run started: ${run.skillId}, attempt ${run.attempt}`);
   let prepared: PreparedRun | UnstartedRun | undefined;
   try {
@@ -125,4 +149,33 @@ export async function executeRun(
   } finally {
     await live.close();
   }
+}
+
+/**
+ * The span of one execution of a run: the child of the request that queued it, or, for a rerun
+ * or a scheduled run, a trace of its own linked to that request (it follows from it but is not
+ * part of its work). docs/decisions/0063-traces-with-explicit-context.md
+ */
+function runSpan(
+  { tracer, module }: Tracing,
+  run: ClaimedRun,
+): { traceparent: string; traceId: string; end(): void } {
+  const follows = run.rerunOf !== null || run.scheduled;
+  const stored = run.traceParent ?? undefined;
+  const span = tracer.start(`run ${run.skillId}`, {
+    ...(!follows && stored && { parent: stored }),
+    ...(follows && stored && { links: [stored] }),
+    attributes: {
+      "skillrun.run_id": run.id,
+      "skillrun.skill_id": run.skillId,
+      "skillrun.attempt": run.attempt,
+      ...(run.rerunOf !== null && { "skillrun.rerun_of": run.rerunOf }),
+    },
+  });
+  const traceparent = module.traceparentOf(span);
+  return {
+    traceparent,
+    traceId: span.spanContext().traceId,
+    end: () => module.endSpan(span),
+  };
 }

@@ -71,6 +71,8 @@ export interface HostedRunHandlers {
   /** The run's state at a step boundary, as JSON, in order with its events. */
   onCheckpoint(checkpoint: { step: string; seq: number; topLevel: boolean; json: string }): void;
   onProblem(message: string): void;
+  /** The run's browser started, taking `ms`. */
+  onBrowserLaunched(ms: number): void;
   /** A run file stored by the run, complete on disk. */
   onFile(file: RunFile): void;
   /** The browser's storage at the run's end, as JSON, for its profile to be saved. */
@@ -397,6 +399,9 @@ function relay(host: Host, message: FromRunHost, handlers: HostedRunHandlers): b
     }
     case "problem":
       handlers.onProblem(message.message);
+      return true;
+    case "browser_launched":
+      handlers.onBrowserLaunched(message.ms);
       return true;
     case "file":
       handlers.onFile(message.file);

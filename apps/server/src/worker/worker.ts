@@ -9,11 +9,13 @@ import {
 import type { Logger } from "pino";
 import type { LiveViewRepository } from "../db/repositories/live-views.js";
 import type { ProfileRepository } from "../db/repositories/profiles.js";
-import type { RunExecutionRepository } from "../db/repositories/run-execution.js";
+import type { ClaimedRun, RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { Clock } from "../domain/clock.js";
 import type { FileStore } from "../files/file-store.js";
 import type { Retention } from "../files/retention.js";
+import type { Metrics } from "../metrics/metrics.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
+import type { Tracing } from "../tracing/tracing.js";
 import type { BrowserSettings } from "./browser-settings.js";
 import { DEFAULT_EVENT_LIMITS, type EventLimits } from "./event-limits.js";
 import { executeRun, type WorkerFiles } from "./execute-run.js";
@@ -108,6 +110,10 @@ export class Worker {
     private readonly deps: {
       execution: RunExecutionRepository;
       logger: Logger;
+      /** Runs started, their wait in the queue, their endings and steps are counted into it. */
+      metrics: Metrics;
+      /** Each run's span and its steps', when tracing is on. */
+      tracing?: Tracing;
       /** The time the runs' events and endings are stamped with. */
       clock: Clock;
       signals: RunSignals;
@@ -274,9 +280,10 @@ export class Worker {
         this.hosts.unreserve(host);
         return;
       }
+      this.counted(run);
       const control = new AbortController();
       const watch = new RunWatch();
-      const { execution, logger, clock, fileStore, chromium, browser, network, secrets } =
+      const { execution, logger, clock, fileStore, chromium, browser, network, secrets, metrics } =
         this.deps;
       const { files, profiles, liveViews } = this.deps;
       const { limits, eventLimits, memoryMb, checkpointMaxBytes, parkAfterMs } = this.options;
@@ -284,6 +291,8 @@ export class Worker {
         {
           execution,
           logger,
+          metrics,
+          ...(this.deps.tracing && { tracing: this.deps.tracing }),
           clock,
           fileStore,
           chromium,
@@ -316,6 +325,17 @@ export class Worker {
         });
       this.active.set(run.id, { control, done, watch });
     }
+  }
+
+  /**
+   * A run claimed for its first execution is a run started, after its wait in the queue; one
+   * taken again (released, recovered, woken from parking) was counted when it first started.
+   */
+  private counted(run: ClaimedRun): void {
+    if (run.attempt !== 1 || run.woken) return;
+    const { metrics, clock } = this.deps;
+    metrics.runsStarted.inc();
+    metrics.queueWait.observe(Math.max(0, clock.now().getTime() - run.createdAt.getTime()) / 1000);
   }
 
   /** Stops runs that were cancelled, or that are no longer this worker's. */

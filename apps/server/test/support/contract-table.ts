@@ -3,6 +3,7 @@ import type { NewRunEvent } from "../../src/db/repositories/run-events.js";
 import { startTestServer, type TestServer } from "../../src/test-support/test-server.js";
 import { addScopeAndKeyRows } from "./contract-keys.js";
 import { liveRows } from "./contract-live.js";
+import { metricsRows } from "./contract-metrics.js";
 import { profileRows } from "./contract-profiles.js";
 import { rerunRows } from "./contract-reruns.js";
 import { scheduleRows } from "./contract-schedules.js";
@@ -2092,5 +2093,6 @@ export const table: Table = {
 
 Object.assign(table, profileRows({ unauthorized, failing }));
 Object.assign(table, liveRows({ unauthorized, failing, newRun }));
+Object.assign(table, metricsRows());
 Object.assign(table, scheduleRows(ALICE_SKILL, BOB_SKILL, { unauthorized, failing }));
 addScopeAndKeyRows(table, { unauthorized, failing });

@@ -65,6 +65,7 @@ export const CONTRACT_RESOURCES = {
     "redeliverWebhook",
   ],
   keys: ["createKey", "listKeys", "deleteKey"],
+  metrics: ["getMetrics"],
   schedules: [
     "createSchedule",
     "previewScheduleRuns",

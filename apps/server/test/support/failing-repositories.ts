@@ -39,6 +39,7 @@ export const failingRuns = {
   createOnce: fail,
   replay: fail,
   queueFull: fail,
+  countAllQueued: fail,
   get: fail,
   list: fail,
   summary: fail,
@@ -49,6 +50,7 @@ export const failingRuns = {
   rowFor: () => {
     throw new Error(FAILURE_MESSAGE);
   },
+  endings: undefined,
 } satisfies Record<keyof RunRepository, unknown> as unknown as RunRepository;
 
 /** A RunPauseRepository whose every method fails. */

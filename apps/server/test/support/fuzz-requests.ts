@@ -161,7 +161,7 @@ function pathOf(op: Operation, id: string, name = "report.csv"): string {
   const path = op.path.replace("{id}", id).replace("{delivery}", name);
   // A path with one parameter calls it `{id}`, or `{name}` for a secret; a run file's has both,
   // and a redelivery's `{id}` and `{delivery}`.
-  return `/v1${path.replace("{name}", op.path.includes("{id}") ? name : id)}`;
+  return `${op.base}${path.replace("{name}", op.path.includes("{id}") ? name : id)}`;
 }
 
 /** Whether the operation's path names a run, skill or secret. */

@@ -19,6 +19,11 @@ export interface Operation {
   operationId: string;
   method: string;
   path: string;
+  /**
+   * The address the path is under: the spec's server (`/v1`), or the path's own (`/metrics` is
+   * served at the root, beside `/v1`); never ends with `/`.
+   */
+  base: string;
   statuses: string[];
   /** JSON pointer of the operation object within the spec. */
   pointer: string;
@@ -84,12 +89,19 @@ export function operations(): Operation[] {
         operationId: op.operationId,
         method: method.toUpperCase(),
         path,
+        base: baseOf(item),
         statuses: Object.keys(op.responses as Json),
         pointer: pointerOf("paths", path, method),
       });
     }
   }
   return found;
+}
+
+/** The server URL a path item is served under: its own `servers`, else the spec's. */
+function baseOf(item: Json): string {
+  const servers = (Array.isArray(item.servers) ? item.servers : spec.servers) as { url: string }[];
+  return (servers[0]?.url ?? "").replace(/\/$/, "");
 }
 
 /** The response the spec declares for an operation and status, `$ref`s followed. */

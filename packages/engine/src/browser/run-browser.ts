@@ -56,6 +56,7 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
 
   async function open(): Promise<OpenBrowser> {
     const { executablePath } = options;
+    const launching = performance.now();
     const path = typeof executablePath === "string" ? executablePath : executablePath();
     // Every request of the page is held to the network policy here, refusals told as problems.
     const proxy = await startGuardedProxy(guard, problem);
@@ -102,6 +103,7 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
       problem,
     );
     opened = { session, launcher, proxy, recorder, watchdog, tabs };
+    options.onLaunched?.(performance.now() - launching);
     if (options.restore !== undefined) {
       await reopenTabs(session.context, session.page, tabs, options.restore, problem);
     }

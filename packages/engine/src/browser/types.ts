@@ -51,6 +51,8 @@ export interface RunBrowserOptions {
   network?: NetworkPolicy;
   /** Told about each problem that does not fail a step (recording, closing), as it happens. */
   onProblem?: (message: string) => void;
+  /** Told once the browser has started (its recording too), with how long that took in ms. */
+  onLaunched?: (ms: number) => void;
   /**
    * A checkpoint's browser to start from: the context starts with its storage and its tabs are
    * opened again as the browser launches (see reopenTabs).

@@ -65,6 +65,8 @@ export interface Execution {
   scope(): ExpressionScope;
   /** What expressions are given besides the scope: the clock, the masking of what they make. */
   readonly hooks: EvaluationHooks;
+  /** Begins a step attempt's span, when the run is traced (ExecuteSkillOptions.traceStep). */
+  readonly traceStep: ExecuteSkillOptions["traceStep"];
   /** Merges keys into the data (reported for the run's own skill); throws past its limit. */
   save(step: StepRef, changes: Record<string, unknown>): void;
   /** Merges keys into the scratch variables (`vars`); throws past their limit. */
@@ -194,6 +196,7 @@ function view(wide: RunWide, state: SkillState, signal: AbortSignal, frame: Step
     },
     maskText: (text) => options.masker?.maskText(text) ?? text,
     hooks: wide.hooks,
+    traceStep: options.traceStep,
     scope: () => ({
       inputs: state.inputs,
       data: state.data,

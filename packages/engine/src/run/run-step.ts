@@ -14,7 +14,7 @@ import { skillOutput } from "./output.js";
 import { InnerStepFailed, runSteps, type StepsOutcome } from "./run-steps.js";
 import { previewOf, stepDetail } from "./step-detail.js";
 import { innerFrame, stepLabel } from "./step-ref.js";
-import type { StepError, StepRef } from "./types.js";
+import type { StepError, StepRef, StepSpan } from "./types.js";
 
 /**
  * How a step ended. A failure's `error` names the step that failed, an inner one for a block;
@@ -85,10 +85,12 @@ export async function runStep(
   for (let attempt = 1; ; attempt += 1) {
     run.emit({ type: "step_started", step: ref, attempt });
     const started = run.now();
+    const span = run.traceStep?.(ref, attempt);
     const outcome =
       (effects && (await recordEffects(ref, run))) ||
       // A retry begins the block afresh.
-      (await runAttempt(step, ref, kind, run, attempt === 1 ? reentry : undefined));
+      (await runAttempt(step, ref, kind, run, attempt === 1 ? reentry : undefined, span));
+    span?.end(outcome.status === "failed" ? outcome.message : undefined);
     if (outcome.status === "aborted") return outcome;
     const duration_ms = run.since(started);
     const detail = outcome.detail === undefined ? {} : { detail: outcome.detail };
@@ -167,6 +169,7 @@ async function runAttempt(
   kind: StepKindDefinition<unknown>,
   run: Execution,
   reentry: Reentry | undefined,
+  span: StepSpan | undefined,
 ): Promise<AttemptOutcome> {
   const timeoutMs = step.timeout === undefined ? undefined : parseDuration(step.timeout);
   let explained: (() => string) | undefined;
@@ -188,6 +191,7 @@ async function runAttempt(
   const context: StepContext = {
     step: ref,
     signal: timed.signal,
+    ...(span && { traceparent: span.traceparent }),
     limits: run.limits,
     network: run.network,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

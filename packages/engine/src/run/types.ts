@@ -212,4 +212,18 @@ export interface ExecuteSkillOptions {
    * The browser's restore is the supplier's (RunBrowserOptions.restore).
    */
   resume?: Checkpoint;
+  /**
+   * Called as each attempt of a step begins (tracing): what it gives is the attempt's span,
+   * ended with the attempt (its error message when it failed), and its `traceparent` is sent
+   * by the attempt's `http` requests. Absent: nothing is traced, nothing is sent.
+   */
+  traceStep?: (step: StepRef, attempt: number) => StepSpan;
+}
+
+/** One step attempt's span, as ExecuteSkillOptions.traceStep made it. */
+export interface StepSpan {
+  /** The W3C `traceparent` of the span, for the requests the attempt makes. */
+  traceparent: string;
+  /** Ends the span: without an error it finished (or the run was stopped during it). */
+  end(error?: string): void;
 }

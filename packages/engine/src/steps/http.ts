@@ -129,6 +129,10 @@ async function runHttp(action: HttpRequest, context: StepContext): Promise<unkno
   for (const [name, value] of Object.entries(action.headers ?? {})) {
     headers[name] = await context.render(value);
   }
+  // A traced run's request joins its trace, unless the skill sends a traceparent of its own.
+  if (context.traceparent !== undefined && !hasHeader(headers, "traceparent")) {
+    headers.traceparent = context.traceparent;
+  }
   let body: string | undefined;
   if (action.json !== undefined) {
     body = JSON.stringify(await context.resolve(action.json));
@@ -217,4 +221,8 @@ export function isHttpAddress(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }

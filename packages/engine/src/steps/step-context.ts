@@ -10,6 +10,8 @@ export interface StepContext {
   step: StepRef;
   /** Aborts when the run is aborted or the step's timeout passes; hand it to whatever waits. */
   signal: AbortSignal;
+  /** The W3C `traceparent` of this attempt's span when the run is traced: requests send it. */
+  traceparent?: string;
   /** The step's own `timeout` in ms, when it sets one: for runners whose waits have a default. */
   timeoutMs?: number;
   /** What the run may produce (response sizes, data). */

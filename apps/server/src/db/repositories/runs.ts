@@ -18,7 +18,7 @@ import { checkpointLabels, type KeptCheckpoint, readCheckpoint } from "../runs/c
 import type { RunCommits } from "../runs/commit.js";
 import { create, createOnce, type NewRunRow } from "../runs/create.js";
 import { createRerun } from "../runs/rerun.js";
-import { COUNT_QUEUED } from "../runs/sql/create.js";
+import { COUNT_ALL_QUEUED, COUNT_QUEUED } from "../runs/sql/create.js";
 import { keysetPage } from "./keyset-page.js";
 import { RUN_COLUMNS, type RunColumns, runListSql, runRowOf } from "./run-list-sql.js";
 import { toRunSession } from "./run-session.js";
@@ -44,6 +44,8 @@ export interface NewRun {
   concurrency?: { limit: number; key: string | null } | null;
   /** The skill's browser profile, its name rendered against the inputs (see RunProfileChoice). */
   profile?: RunProfileChoice | null;
+  /** The W3C traceparent of the request queuing it (tracing on), which its span follows. */
+  traceParent?: string | null;
 }
 
 /** A run's browser profile: its name, and when the run saves it (null: it only reads it). */
@@ -72,6 +74,9 @@ const KEY_SWEEP_INTERVAL_MS = 60_000;
 
 /** Runs, always read and changed within one owner. */
 export class RunRepository {
+  /** Where the runs this process cancels are counted (the metrics), once the runtime has them. */
+  endings: { runEnded(state: "cancel"): void } | undefined;
+
   /** When this process may next delete expired idempotency keys (epoch ms of the clock). */
   private nextKeySweep = 0;
 
@@ -94,6 +99,12 @@ export class RunRepository {
     if (max === null) return false;
     const [row] = await this.direct.all<{ queued: number | string }>(COUNT_QUEUED, [owner]);
     return Number(row?.queued ?? 0) >= max;
+  }
+
+  /** How many runs are queued, every owner's: the queue gauge of the metrics. */
+  async countAllQueued(): Promise<number> {
+    const [row] = await this.direct.all<{ queued: number | string }>(COUNT_ALL_QUEUED, []);
+    return Number(row?.queued ?? 0);
   }
 
   /**
@@ -289,8 +300,11 @@ export class RunRepository {
    * owner has no such run. Idempotent: a terminal run keeps (and reports) its state. A worker
    * executing the run is told to stop it.
    */
-  cancel(owner: string, id: string): Promise<RunState | null> {
-    return cancel(this.commits, { id, owner }, this.clock.now());
+  async cancel(owner: string, id: string): Promise<RunState | null> {
+    const { state, cancelled } = await cancel(this.commits, { id, owner }, this.clock.now());
+    // Counted where it is written: the worker that stops the run does not count it again.
+    if (cancelled) this.endings?.runEnded("cancel");
+    return state;
   }
 }
 
@@ -310,6 +324,7 @@ export function newRunRow(box: SecretBox, id: string, now: Date, input: NewRun):
     concurrencyKey: input.concurrency?.key ?? null,
     profile: input.profile?.name ?? null,
     profileSave: input.profile?.save ?? null,
+    traceParent: input.traceParent ?? null,
   };
 }
 

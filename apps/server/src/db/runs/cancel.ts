@@ -11,13 +11,14 @@ import { cancelRun, SELECT_CANCELLED_HELD, SELECT_PARKED, SELECT_RUN_STATE } fro
 /**
  * A client cancels the owner's run unless it has ended; returns its state after the call, null
  * when the owner has no such run. The cancel, its change and its webhook deliveries commit
- * together, and the run's worker is told to stop it.
+ * together, and the run's worker is told to stop it. `cancelled`: this call is the one that
+ * cancelled it.
  */
 export function cancel(
   commits: RunCommits,
   run: { id: string; owner: string },
   at: Date,
-): Promise<RunState | null> {
+): Promise<{ state: RunState | null; cancelled: boolean }> {
   const sources = stateInSql(sourcesOf("cancel"));
   return commits.change(function* () {
     // A parked run has no worker to say where it stopped: the cancel does.
@@ -39,7 +40,7 @@ export function cancel(
     const row = rows[0];
     return {
       // A run the call found is in a state by now: null only when there is none.
-      value: (row?.state ?? null) as RunState | null,
+      value: { state: (row?.state ?? null) as RunState | null, cancelled: changes === 1 },
       signal: changes === 1 ? { type: "cancelled", runId: run.id } : undefined,
     };
   });

@@ -50,6 +50,12 @@ export interface ClaimedRun {
    * reads it); null when its skill names none.
    */
   profile: { name: string; save: "on_success" | "always" | null } | null;
+  /** When it was queued: its wait in the queue is measured from here (the metrics). */
+  createdAt: Date;
+  /** The traceparent of the request that queued it (tracing on); null otherwise. */
+  traceParent: string | null;
+  /** A schedule started it (its span begins a trace of its own). */
+  scheduled: boolean;
 }
 
 /** How a worker finds one of its runs when it looks (cancelled, or taken from it). */
@@ -76,6 +82,10 @@ type ClaimedRow = {
   active_ms: number | bigint;
   profile: string | null;
   profile_save: string | null;
+  /** A Date on both flavours (direct-sql reads dates back as Dates). */
+  created_at: Date | string;
+  trace_parent: string | null;
+  schedule_id: string | null;
   /** The skill's stored definition, read by the statement that named its version. */
   definition: string | null;
 };
@@ -246,7 +256,14 @@ function claimedRun(
     woken: false,
     calledSkills,
     profile: row.profile === null ? null : { name: row.profile, save: profileSaveOf(row) },
+    createdAt: dateOf(row.created_at),
+    traceParent: row.trace_parent,
+    scheduled: row.schedule_id !== null,
   };
+}
+
+function dateOf(value: ClaimedRow["created_at"]): Date {
+  return value instanceof Date ? value : new Date(value);
 }
 
 function profileSaveOf(row: ClaimedRow): "on_success" | "always" | null {

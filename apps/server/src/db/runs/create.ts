@@ -26,6 +26,8 @@ export interface NewRunRow {
   profile: string | null;
   /** When the run saves its profile; null when it only reads it (or has none). */
   profileSave: "on_success" | "always" | null;
+  /** The traceparent of the request that queued it, when tracing is on; null otherwise. */
+  traceParent: string | null;
 }
 
 /** An owner's idempotency key as taken for a new run. */
@@ -59,6 +61,7 @@ export function newRunStatements(row: NewRunRow): SqlStatement[] {
         ...[row.id, row.owner, row.skillId, row.name],
         ...[row.inputs, row.secretInputs, row.createdAt, row.startTime],
         ...[row.concurrencyLimit, row.concurrencyKey, row.profile, row.profileSave],
+        row.traceParent,
       ],
     },
   ];

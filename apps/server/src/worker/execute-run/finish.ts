@@ -323,6 +323,8 @@ function logEnded(
   durationMs: number | undefined,
   error?: StepError,
 ): void {
+  // A cancel is counted by the process that wrote it (the API's, RunRepository.cancel).
+  if (state !== "cancel") deps.metrics.runEnded(state, durationMs);
   const took = durationMs === undefined ? "" : ` after ${(durationMs / 1000).toFixed(1)} s`;
   const level = state === "reset" || state === "timeout" ? "warn" : "info";
   deps.logger[level]({ state, durationMs, ...(error && { error }) }, `run ended: ${state}${took}`);

@@ -57,8 +57,10 @@ export async function hostRun(
 }
 
 /** What the run's process is given: the skill, its inputs and secrets, limits, where to write. */
-function jobOf({ deps, run, now }: RunContext, prepared: PreparedRun): RunJob {
+function jobOf({ deps, run, now, traceparent }: RunContext, prepared: PreparedRun): RunJob {
   return {
+    ...(traceparent !== undefined &&
+      deps.tracing && { trace: { traceparent, otlp: deps.tracing.target } }),
     definition: prepared.definition,
     skills: prepared.skills,
     inputs: prepared.inputs,
@@ -98,6 +100,9 @@ function handlersOf(
       // A step that ended no longer waits.
       if (event.type === "step_finished" || event.type === "step_failed") prepared.parking.over();
       if (event.type === "step_started") progress.step = event.step;
+      if (event.type === "step_finished" || event.type === "step_failed") {
+        deps.metrics.stepDuration.observe({ kind: event.step.kind }, event.duration_ms / 1000);
+      }
       const entry = toRunEvent(run.id, event, run.attempt);
       if (entry === null) return;
       if (event.type === "data_updated") {
@@ -142,6 +147,7 @@ function handlersOf(
         budget.admit({ runId: run.id, at: deps.clock.now(), type: "log", level: "warn", message }),
       ),
     onFile: (file) => fileIndex.push(file),
+    onBrowserLaunched: (ms) => deps.metrics.browserLaunch.observe(ms / 1000),
     onProfile: (json) => {
       progress.profileJson = json;
     },

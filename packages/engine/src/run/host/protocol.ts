@@ -8,6 +8,7 @@ import type { NetworkPolicy } from "../../network/policy.js";
 import type { Checkpoint } from "../checkpoint.js";
 import type { EngineLimits } from "../limits.js";
 import type { EngineEvent, ExecutionResult, PauseRequest, RunInfo, StepRef } from "../types.js";
+import type { JobTrace } from "./step-tracing.js";
 
 // The messages between a server's run slot and the process (run-host.ts) that executes runs for
 // it, one at a time. Everything here crosses a process boundary, so it is plain data.
@@ -47,6 +48,8 @@ export interface RunJob {
   profile?: { state: StorageState | null; save: ProfileSave; maxBytes: number };
   /** Added to the host's Date.now() so its timestamps follow the server's clock. */
   clockOffsetMs: number;
+  /** When the run is traced: its span's context and where spans go (run/host/step-tracing.ts). */
+  trace?: JobTrace;
   browser: {
     chromium: ChromiumEnv;
     /** The WebM file of the run's video. */
@@ -117,6 +120,8 @@ export type FromRunHost =
    * at most while the run is watched (`live`), and once more when the run is parked.
    */
   | { type: "frame"; jpeg: Uint8Array }
+  /** The run's browser started, in `ms` (its launch time, for the server's metrics). */
+  | { type: "browser_launched"; ms: number }
   /** A run file stored, complete on disk. */
   | { type: "file"; file: RunFile }
   /**

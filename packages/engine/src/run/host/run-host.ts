@@ -11,6 +11,7 @@ import { SecretMask } from "../secret-mask.js";
 import type { ExecutionResult, PauseRequest, StepRef } from "../types.js";
 import { LiveFrames } from "./live-frames.js";
 import type { FromRunHost, RunHostResult, RunJob, StopKind, ToRunHost } from "./protocol.js";
+import { stepTracing } from "./step-tracing.js";
 
 // The entry of a process (or worker thread) that executes runs for a server, one at a time, so
 // that a run's expressions, response parsing and browser driving never block the thread serving
@@ -124,11 +125,13 @@ async function execute(job: RunJob): Promise<void> {
     ...(job.resume?.browser && { restore: job.resume.browser }),
     ...(job.profile?.state && { storageState: job.profile.state }),
     onProblem: (message) => post({ type: "problem", message: masker.maskText(message) }),
+    onLaunched: (ms) => post({ type: "browser_launched", ms }),
     onMemoryExceeded: (error) => {
       memoryExceeded = error;
       control.abort("browser_memory");
     },
   });
+  const tracing = job.trace && (await stepTracing(job.trace, job.run.id, masker));
   live = new LiveFrames(
     () => browser.liveFrame(),
     (jpeg) => post({ type: "frame", jpeg }),
@@ -173,6 +176,7 @@ async function execute(job: RunJob): Promise<void> {
       limits: job.limits,
       network: job.network,
       skills: job.skills,
+      ...(tracing && { traceStep: tracing.traceStep }),
     });
   } catch (error) {
     // The engine reports a step's failure as a result; a throw is a fault of the engine itself.
@@ -190,6 +194,8 @@ async function execute(job: RunJob): Promise<void> {
   if (result.outcome === "aborted" && result.reason === "park") live.flush();
   live.stop();
   live = undefined;
+  // Its steps' spans are sent before the run's, which the worker ends with the result.
+  await tracing?.flush();
   post({ type: "result", result: crossing(result) });
   const { video } = await browser.close();
   post({ type: "closed", video });

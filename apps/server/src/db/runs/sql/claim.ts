@@ -3,7 +3,7 @@ import { groupHolding, HELD_GROUPS, ownerHolding } from "./holding.js";
 
 /** What a claim returns of the run it took. */
 const CLAIMED_COLUMNS = `id, owner, skill_id, inputs, secret_inputs, attempts, resume_from, rerun_of,
-        rerun_own_inputs, active_ms, profile, profile_save,
+        rerun_own_inputs, active_ms, profile, profile_save, created_at, trace_parent, schedule_id,
         (SELECT definition FROM skills
           WHERE skills.owner = runs.owner AND skills.id = runs.skill_id) AS definition`;
 

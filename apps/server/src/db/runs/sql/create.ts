@@ -1,12 +1,13 @@
 /**
  * Queues a run (the parameters: id, owner, skill id, name, inputs, sealed secret inputs, created
- * and start time, concurrency limit and key, profile and when it saves it); the columns not named
+ * and start time, concurrency limit and key, profile and when it saves it, trace context); the
+ * columns not named
  * keep their defaults (attempts 0, no pause requested).
  */
 export const INSERT_RUN = `INSERT INTO runs (id, owner, skill_id, name, state, environment, inputs,
     secret_inputs, data, created_at, start_time, concurrency_limit, concurrency_key, profile,
-    profile_save)
-  VALUES (?, ?, ?, ?, NULL, 'cloud', ?, ?, NULL, ?, ?, ?, ?, ?, ?)`;
+    profile_save, trace_parent)
+  VALUES (?, ?, ?, ?, NULL, 'cloud', ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * Enters an owner (the parameter) in the fair queue's turns, as never served; an owner already
@@ -17,6 +18,9 @@ export const INSERT_RUN_OWNER = `INSERT INTO run_owners (owner, last_served) VAL
 
 /** How many runs an owner (the parameter) has queued, for OWNER_MAX_QUEUED. */
 export const COUNT_QUEUED = "SELECT COUNT(*) AS queued FROM runs WHERE owner = ? AND state IS NULL";
+
+/** How many runs are queued, every owner's (the index on state, created_at serves it). */
+export const COUNT_ALL_QUEUED = "SELECT COUNT(*) AS queued FROM runs WHERE state IS NULL";
 
 /**
  * Takes an idempotency key for a run (owner, key, request hash, run id, now, the expiry cutoff):
