@@ -1070,6 +1070,12 @@ export interface components {
              *     (and true) only for such inputs; absent means false.
              */
             secret?: boolean;
+            /**
+             * @description For a `file` input: the media types its file may have (`text/csv`, `image/*`). An
+             *     upload of another type is a 422 at `POST /run/`; a URL answering another type ends
+             *     the run at its start. Present only when the skill declares it; absent means any type.
+             */
+            accept?: string[];
         };
         Skill: {
             id: string;

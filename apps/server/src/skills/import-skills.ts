@@ -105,6 +105,7 @@ export function skillRecordOf(definition: SkillDefinition): SkillRecord {
     required: input.required,
     ...(input.default !== undefined && { default: input.default }),
     ...(input.secret === true && { secret: true }),
+    ...(input.accept !== undefined && { accept: input.accept }),
   }));
   return {
     id: definition.id,
