@@ -265,6 +265,94 @@ steps:
   });
 });
 
+describe("the definition's text", () => {
+  const COMMENTED = `# Greets someone.
+id: skill_text
+name: Texted   # shown in lists
+inputs:
+  - {json_key: who, data_type: string}   # flow style, kept as written
+steps:
+  # the one step
+  - set: { greeting: 'Hello, {{ inputs.who }}' }
+`;
+  const yamlOf = (id: string, key = alice.key) =>
+    call(server.origin, "GET", `/v1/skill/${id}`, {
+      key,
+      headers: { accept: "application/yaml" },
+    });
+
+  it("is served back as sent, comments included, when YAML is asked for; JSON stays as it was", async () => {
+    expect((await putYaml("skill_text", COMMENTED)).status).toBe(201);
+    const yaml = await yamlOf("skill_text");
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get("content-type")).toBe("application/yaml; charset=utf-8");
+    expect(yaml.text).toBe(COMMENTED);
+    const json = await call(server.origin, "GET", "/v1/skill/skill_text", { key: alice.key });
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(Object.keys(json.body as object).sort()).toEqual(
+      [
+        "created_at",
+        "description",
+        "id",
+        "inputs",
+        "last_modified_at",
+        "name",
+        "owner",
+        "x_definition",
+        "x_version",
+      ].sort(),
+    );
+  });
+
+  it("follows a PUT that only changes comments, which keeps the version and last change", async () => {
+    const first = await putYaml("skill_text2", COMMENTED.replace("skill_text", "skill_text2"));
+    const edited = COMMENTED.replace("skill_text", "skill_text2").replace(
+      "# the one step",
+      "# greets",
+    );
+    const again = await putYaml("skill_text2", edited);
+    expect(again.status).toBe(200);
+    const pick = (reply: { body: unknown }) => {
+      const { x_version, last_modified_at } = reply.body as Record<string, unknown>;
+      return { x_version, last_modified_at };
+    };
+    expect(pick(again)).toEqual(pick(first));
+    expect((await yamlOf("skill_text2")).text).toBe(edited);
+    // A refused PUT leaves the text as it was.
+    const refused = await putYaml("skill_text2", `${edited}  - clik: a\n`);
+    expect(refused.status).toBe(422);
+    expect((await yamlOf("skill_text2")).text).toBe(edited);
+  });
+
+  it("is the stored definition written out for a skill sent as JSON", async () => {
+    const definition = {
+      id: "skill_as_json",
+      name: "Sent as JSON",
+      steps: [{ set: { a: 1 } }],
+    };
+    expect(
+      (
+        await call(server.origin, "PUT", "/v1/skill/skill_as_json", {
+          key: alice.key,
+          json: definition,
+        })
+      ).status,
+    ).toBe(201);
+    const yaml = await yamlOf("skill_as_json");
+    expect(yaml.status).toBe(200);
+    expect(yaml.text).toBe(
+      "id: skill_as_json\nname: Sent as JSON\ninputs: []\nsteps:\n  - set:\n      a: 1\n",
+    );
+  });
+
+  it("is another owner's business: 404 for an unknown or foreign skill, as JSON", async () => {
+    const bob = await server.keyFor("bob");
+    for (const reply of [await yamlOf("skill_text", bob), await yamlOf("skill_nowhere")]) {
+      expect([reply.status, reply.body]).toEqual([404, { detail: "Skill not found" }]);
+    }
+  });
+});
+
 describe("a run records the version it executes", () => {
   it("as x_skill_version, null while queued, the version of the definition it ran", async () => {
     await putYaml("skill_versioned", GREETER.replace("skill_greeter", "skill_versioned"));

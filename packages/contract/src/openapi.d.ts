@@ -493,6 +493,10 @@ export interface paths {
          * Retrieve a skill
          * @description One skill of the caller, with its whole definition (`x_definition`, as stored: input ids
          *     and `required` filled in; a PUT takes it back unchanged) and its version (`x_version`).
+         *     Asked for `application/yaml` (the `Accept` header), the answer is the definition's text
+         *     instead: as it was sent by `PUT /skill/{id}` as YAML or imported from a file, comments
+         *     included, byte for byte; for a skill sent as JSON (or stored before texts were kept), the
+         *     stored definition written out as YAML.
          */
         get: operations["getSkill"];
         /**
@@ -2896,13 +2900,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The skill. */
+            /** @description The skill, or its definition's text when YAML is asked for. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Skill"];
+                    /**
+                     * @example # Reads the price of a product page
+                     *     id: skill_price_check
+                     *     name: Price check
+                     *     steps:
+                     *       - goto: "{{ inputs.url }}"
+                     */
+                    "application/yaml": string;
                 };
             };
             401: components["responses"]["Unauthorized"];

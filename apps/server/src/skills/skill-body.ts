@@ -51,13 +51,17 @@ export async function checkedSkillBody(
   throw invalid(checked.issues);
 }
 
-/** Stores a checked definition as the owner's skill. */
+/**
+ * Stores a checked definition as the owner's skill, with the YAML text it was sent as (kept and
+ * served back as sent); `source` is null for a definition sent as JSON.
+ */
 export async function storeSkill(
   skills: SkillRepository,
   owner: string,
   definition: SkillDefinition,
+  source: string | null,
 ): Promise<ImportOutcome> {
-  const [outcome] = await skills.importAll(owner, [skillRecordOf(definition)]);
+  const [outcome] = await skills.importAll(owner, [skillRecordOf(definition, source)]);
   return outcome as ImportOutcome;
 }
 

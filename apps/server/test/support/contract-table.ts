@@ -1243,6 +1243,19 @@ export const table: Table = {
           });
         },
       },
+      {
+        name: "the caller's skill as YAML",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/skill/${ALICE_SKILL}`, {
+            key: ctx.alice,
+            headers: { accept: "application/yaml" },
+          }),
+        check: (reply) => {
+          expect(reply.headers.get("content-type")).toBe("application/yaml; charset=utf-8");
+          // The fixture stored its definition without a text: it is written out.
+          expect(reply.text).toBe("steps: []\n");
+        },
+      },
     ],
     "401": unauthorized((ctx, key) =>
       call(ctx.main.origin, "GET", `/v1/skill/${ALICE_SKILL}`, { key }),
