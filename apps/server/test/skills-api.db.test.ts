@@ -228,6 +228,22 @@ steps:
       },
     ]);
 
+    // In a comment YAML lets it pass; the text is stored as sent, so it is refused all the same.
+    const commented = await putYaml(
+      "skill_nul",
+      "id: skill_nul\nname: N # a\u0000b\nsteps:\n  - log: x\n",
+    );
+    expect(issuesOf(commented)).toEqual([
+      {
+        loc: ["body"],
+        msg: "Value error, line 2, column 12: this text holds a character the database cannot store (NUL, or half of a surrogate pair)",
+        type: "value_error",
+      },
+    ]);
+    expect(
+      (await call(server.origin, "GET", "/v1/skill/skill_nul", { key: alice.key })).status,
+    ).toBe(404);
+
     const typos = Array.from({ length: 150 }, (_, i) => `  - log: "{{ inputs.x${i} }}"`);
     const flood = await putYaml(
       "skill_flood",
