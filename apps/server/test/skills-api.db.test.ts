@@ -292,12 +292,9 @@ steps:
   - set: { greeting: 'Hello, {{ inputs.who }}' }
 `;
   const yamlOf = (id: string, key = alice.key) =>
-    call(server.origin, "GET", `/v1/skill/${id}`, {
-      key,
-      headers: { accept: "application/yaml" },
-    });
+    call(server.origin, "GET", `/v1/skill/${id}/yaml`, { key });
 
-  it("is served back as sent, comments included, when YAML is asked for; JSON stays as it was", async () => {
+  it("is served back as sent by GET /yaml, comments included; the JSON skill stays as it was", async () => {
     expect((await putYaml("skill_text", COMMENTED)).status).toBe(201);
     const yaml = await yamlOf("skill_text");
     expect(yaml.status).toBe(200);

@@ -493,10 +493,7 @@ export interface paths {
          * Retrieve a skill
          * @description One skill of the caller, with its whole definition (`x_definition`, as stored: input ids
          *     and `required` filled in; a PUT takes it back unchanged) and its version (`x_version`).
-         *     Asked for `application/yaml` (the `Accept` header), the answer is the definition's text
-         *     instead: as it was sent by `PUT /skill/{id}` as YAML or imported from a file, comments
-         *     included, byte for byte; for a skill sent as JSON (or stored before texts were kept), the
-         *     stored definition written out as YAML.
+         *     `GET /skill/{id}/yaml` gives the definition's text as it was sent.
          */
         get: operations["getSkill"];
         /**
@@ -518,6 +515,30 @@ export interface paths {
          *     that another of the caller's skills calls cannot be deleted: `409` names the callers.
          */
         delete: operations["deleteSkill"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/skill/{id}/yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a skill's definition as YAML
+         * @description Skillrun's extension. The skill's definition as text: exactly as it was sent by
+         *     `PUT /skill/{id}` as YAML or imported from a file, comments, order and quoting kept, byte
+         *     for byte (the last such write's, even one that changed only comments); for a skill sent
+         *     as JSON, or stored before texts were kept, the stored definition written out as YAML.
+         *     Either is what `PUT /skill/{id}` takes back.
+         */
+        get: operations["getSkillYaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2900,21 +2921,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The skill, or its definition's text when YAML is asked for. */
+            /** @description The skill. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Skill"];
-                    /**
-                     * @example # Reads the price of a product page
-                     *     id: skill_price_check
-                     *     name: Price check
-                     *     steps:
-                     *       - goto: "{{ inputs.url }}"
-                     */
-                    "application/yaml": string;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3017,6 +3030,42 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSkillYaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The skill's id, e.g. `skill_price_check`. */
+                id: components["parameters"]["SkillId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition's text. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # Reads the price of a product page
+                     *     id: skill_price_check
+                     *     name: Price check
+                     *     steps:
+                     *       - goto: "{{ inputs.url }}"
+                     */
+                    "application/yaml": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            404: components["responses"]["SkillNotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -1,4 +1,4 @@
-import express, { type Response, type Router } from "express";
+import express, { type Router } from "express";
 import { stringify } from "yaml";
 import type { SkillRepository } from "../db/repositories/skills.js";
 import { isStorableText } from "../db/storable-text.js";
@@ -78,19 +78,21 @@ export function skillsRouter(skills: SkillRepository, checker: SkillChecker): Ro
     }),
   );
 
+  // The definition's text as sent (docs/decisions/0061), else the stored one written out.
+  router.get(
+    "/skill/:id/yaml",
+    operation("getSkillYaml", async (req, res) => {
+      const text = await skills.text(ownerOf(req), req.params.id);
+      if (!text) throw new SkillNotFound();
+      res
+        .type("application/yaml; charset=utf-8")
+        .send(text.source ?? stringify(text.definition, { lineWidth: 0 }));
+    }),
+  );
+
   router.get(
     "/skill/:id",
     operation("getSkill", async (req, res) => {
-      // Asked for YAML: the definition's text as sent, else the stored definition written out.
-      if (req.accepts(["application/json", "application/yaml"]) === "application/yaml") {
-        const text = await skills.text(ownerOf(req), req.params.id);
-        if (!text) throw new SkillNotFound();
-        // The YAML answer is text; the contract's typing of `res` knows the JSON one only.
-        (res as unknown as Response)
-          .type("application/yaml; charset=utf-8")
-          .send(text.source ?? stringify(text.definition, { lineWidth: 0 }));
-        return;
-      }
       const skill = await skills.getWithDefinition(ownerOf(req), req.params.id);
       if (!skill) throw new SkillNotFound();
       res.json(skill);

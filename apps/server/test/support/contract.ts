@@ -43,7 +43,7 @@ export const CONTRACT_RESOURCES = {
   streams: ["listRunEvents", "streamRuns", "streamRunEvents"],
   videos: ["getRunVideoUrl", "getRunVideo"],
   files: ["listRunFiles", "getRunFile", "uploadFile", "deleteFile"],
-  skills: ["listSkills", "getSkill", "putSkill", "deleteSkill", "validateSkill"],
+  skills: ["listSkills", "getSkill", "getSkillYaml", "putSkill", "deleteSkill", "validateSkill"],
   secrets: ["putSecret", "deleteSecret", "listSecrets"],
   profiles: ["listProfiles", "getProfile", "putProfile", "deleteProfile"],
   webhooks: [
