@@ -37,6 +37,16 @@ steps:
   - set: { f: "{{ inputs.report }}" }
 `;
 
+const READ_CSV = `
+id: skill_read_csv
+name: Read a CSV report
+inputs:
+  - { json_key: report, data_type: file, accept: [text/csv, text/plain] }
+  - { json_key: table, data_type: file, required: false, accept: [text/csv] }
+steps:
+  - read_file: { file: "{{ inputs.report }}", as: csv, save_as: rows }
+`;
+
 const CSV = new TextEncoder().encode("number,amount\nINV-1,120.50\n");
 
 /** The files the fixture site serves, by path. */
@@ -52,6 +62,15 @@ const SITE: Record<string, (res: ServerResponse) => void> = {
         "attachment; filename=\"invoice 7.pdf\"; filename*=UTF-8''facture%20n%C2%B07.pdf",
     });
     res.end(Buffer.from("%PDF-1.4 fake"));
+  },
+  // What an export behind a login answers to a client without the session: the login page.
+  "/private/export.csv": (res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end("<!doctype html><title>Sign in</title><form>…</form>");
+  },
+  "/exports/data.json": (res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end("[]");
   },
   "/moved": (res) => {
     res.writeHead(302, { location: "/exports/monthly%20report.csv" });
@@ -89,7 +108,7 @@ beforeAll(async () => {
     worker: { concurrency: 2 },
     env: { FILE_MAX_BYTES: String(LIMIT) },
   });
-  await server.importSkillYaml("alice", READ_REPORT, SLOW_REPORT);
+  await server.importSkillYaml("alice", READ_REPORT, SLOW_REPORT, READ_CSV);
   alice = new RunClient(server.origin, await server.keyFor("alice"));
 });
 
@@ -252,6 +271,89 @@ describe("a URL as a file input", () => {
         timeout: 5000,
       })
       .toBe("run_cancelled");
+  });
+});
+
+describe("a file input's accept", () => {
+  it("takes a file of a listed type and read_file reads it into rows", async () => {
+    const run = await runToEnd(
+      { report: `${siteUrl}/exports/monthly%20report.csv` },
+      "skill_read_csv",
+    );
+    expect(run.state, JSON.stringify(run.data)).toBe("finish");
+    expect(run.data).toEqual({ rows: [{ number: "INV-1", amount: "120.50" }] });
+    // A parameter does not matter; text/plain is listed too.
+    const id = await upload(CSV, "report.csv", "text/plain; charset=utf-8");
+    const typed = await runToEnd({ report: id }, "skill_read_csv");
+    expect(typed.state, JSON.stringify(typed.data)).toBe("finish");
+  });
+
+  it("fails the run at its start when a URL answers another type, a login page, keeping nothing", async () => {
+    const run = await runToEnd({ report: `${siteUrl}/private/export.csv` }, "skill_read_csv");
+    expect(run.state).toBe("reset");
+    expect(run.data).toEqual({
+      error: {
+        step: null,
+        message: `file input "report": GET ${siteUrl}/private/export.csv is text/html, not a type the input accepts (text/csv, text/plain)`,
+      },
+    });
+    expect(await filesOf(run.id)).toEqual([]);
+    const json = await runToEnd(
+      { report: `${siteUrl}/exports/monthly%20report.csv`, table: `${siteUrl}/exports/data.json` },
+      "skill_read_csv",
+    );
+    expect((json.data as { error: { message: string } }).error.message).toBe(
+      `file input "table": GET ${siteUrl}/exports/data.json is application/json, not a type the input accepts (text/csv)`,
+    );
+  });
+
+  it("refuses an upload of another type at POST /run/ with a 422 at the input, starting nothing", async () => {
+    const pdf = await upload(Buffer.from("%PDF-1.4"), "report.pdf", "application/pdf");
+    const csv = await upload(CSV, "report.csv", "text/csv");
+    const count = async () =>
+      (
+        (await call(server.origin, "GET", "/v1/run/list?limit=1000", { key: alice.key }))
+          .body as unknown[]
+      ).length;
+    const before = await count();
+    const reply = await call(server.origin, "POST", "/v1/run/", {
+      key: alice.key,
+      json: { skill_id: "skill_read_csv", inputs: { report: csv, table: pdf } },
+    });
+    expect([reply.status, reply.body]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            loc: ["body", "inputs", "table"],
+            msg: `Value error, the uploaded file ${pdf} is application/pdf, not a type this input accepts (text/csv)`,
+            type: "value_error",
+          },
+        ],
+      },
+    ]);
+    expect(await count()).toBe(before);
+  });
+
+  it("is shown with the skill's inputs, and only where declared", async () => {
+    const reply = await call(server.origin, "GET", "/v1/skill/skill_read_csv", { key: alice.key });
+    expect(reply.status).toBe(200);
+    expect((reply.body as { inputs: unknown[] }).inputs).toEqual([
+      {
+        id: "input_report",
+        json_key: "report",
+        data_type: "file",
+        required: true,
+        accept: ["text/csv", "text/plain"],
+      },
+      {
+        id: "input_table",
+        json_key: "table",
+        data_type: "file",
+        required: false,
+        accept: ["text/csv"],
+      },
+    ]);
   });
 });
 

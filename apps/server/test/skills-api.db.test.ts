@@ -228,6 +228,22 @@ steps:
       },
     ]);
 
+    // In a comment YAML lets it pass; the text is stored as sent, so it is refused all the same.
+    const commented = await putYaml(
+      "skill_nul",
+      "id: skill_nul\nname: N # a\u0000b\nsteps:\n  - log: x\n",
+    );
+    expect(issuesOf(commented)).toEqual([
+      {
+        loc: ["body"],
+        msg: "Value error, line 2, column 12: this text holds a character the database cannot store (NUL, or half of a surrogate pair)",
+        type: "value_error",
+      },
+    ]);
+    expect(
+      (await call(server.origin, "GET", "/v1/skill/skill_nul", { key: alice.key })).status,
+    ).toBe(404);
+
     const typos = Array.from({ length: 150 }, (_, i) => `  - log: "{{ inputs.x${i} }}"`);
     const flood = await putYaml(
       "skill_flood",
@@ -262,6 +278,91 @@ steps:
     expect(reply.status).toBe(201);
     const alices = await call(server.origin, "GET", "/v1/skill/skill_greeter", { key: alice.key });
     expect(alices.body).toMatchObject({ name: "Greeter" });
+  });
+});
+
+describe("the definition's text", () => {
+  const COMMENTED = `# Greets someone.
+id: skill_text
+name: Texted   # shown in lists
+inputs:
+  - {json_key: who, data_type: string}   # flow style, kept as written
+steps:
+  # the one step
+  - set: { greeting: 'Hello, {{ inputs.who }}' }
+`;
+  const yamlOf = (id: string, key = alice.key) =>
+    call(server.origin, "GET", `/v1/skill/${id}/yaml`, { key });
+
+  it("is served back as sent by GET /yaml, comments included; the JSON skill stays as it was", async () => {
+    expect((await putYaml("skill_text", COMMENTED)).status).toBe(201);
+    const yaml = await yamlOf("skill_text");
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get("content-type")).toBe("application/yaml; charset=utf-8");
+    expect(yaml.text).toBe(COMMENTED);
+    const json = await call(server.origin, "GET", "/v1/skill/skill_text", { key: alice.key });
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(Object.keys(json.body as object).sort()).toEqual(
+      [
+        "created_at",
+        "description",
+        "id",
+        "inputs",
+        "last_modified_at",
+        "name",
+        "owner",
+        "x_definition",
+        "x_version",
+      ].sort(),
+    );
+  });
+
+  it("follows a PUT that only changes comments, which keeps the version and last change", async () => {
+    const first = await putYaml("skill_text2", COMMENTED.replace("skill_text", "skill_text2"));
+    const edited = COMMENTED.replace("skill_text", "skill_text2").replace(
+      "# the one step",
+      "# greets",
+    );
+    const again = await putYaml("skill_text2", edited);
+    expect(again.status).toBe(200);
+    const pick = (reply: { body: unknown }) => {
+      const { x_version, last_modified_at } = reply.body as Record<string, unknown>;
+      return { x_version, last_modified_at };
+    };
+    expect(pick(again)).toEqual(pick(first));
+    expect((await yamlOf("skill_text2")).text).toBe(edited);
+    // A refused PUT leaves the text as it was.
+    const refused = await putYaml("skill_text2", `${edited}  - clik: a\n`);
+    expect(refused.status).toBe(422);
+    expect((await yamlOf("skill_text2")).text).toBe(edited);
+  });
+
+  it("is the stored definition written out for a skill sent as JSON", async () => {
+    const definition = {
+      id: "skill_as_json",
+      name: "Sent as JSON",
+      steps: [{ set: { a: 1 } }],
+    };
+    expect(
+      (
+        await call(server.origin, "PUT", "/v1/skill/skill_as_json", {
+          key: alice.key,
+          json: definition,
+        })
+      ).status,
+    ).toBe(201);
+    const yaml = await yamlOf("skill_as_json");
+    expect(yaml.status).toBe(200);
+    expect(yaml.text).toBe(
+      "id: skill_as_json\nname: Sent as JSON\ninputs: []\nsteps:\n  - set:\n      a: 1\n",
+    );
+  });
+
+  it("is another owner's business: 404 for an unknown or foreign skill, as JSON", async () => {
+    const bob = await server.keyFor("bob");
+    for (const reply of [await yamlOf("skill_text", bob), await yamlOf("skill_nowhere")]) {
+      expect([reply.status, reply.body]).toEqual([404, { detail: "Skill not found" }]);
+    }
   });
 });
 

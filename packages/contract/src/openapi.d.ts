@@ -578,6 +578,7 @@ export interface paths {
          * Retrieve a skill
          * @description One skill of the caller, with its whole definition (`x_definition`, as stored: input ids
          *     and `required` filled in; a PUT takes it back unchanged) and its version (`x_version`).
+         *     `GET /skill/{id}/yaml` gives the definition's text as it was sent.
          */
         get: operations["getSkill"];
         /**
@@ -599,6 +600,30 @@ export interface paths {
          *     that another of the caller's skills calls cannot be deleted: `409` names the callers.
          */
         delete: operations["deleteSkill"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/skill/{id}/yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a skill's definition as YAML
+         * @description Skillrun's extension. The skill's definition as text: exactly as it was sent by
+         *     `PUT /skill/{id}` as YAML or imported from a file, comments, order and quoting kept, byte
+         *     for byte (the last such write's, even one that changed only comments); for a skill sent
+         *     as JSON, or stored before texts were kept, the stored definition written out as YAML.
+         *     Either is what `PUT /skill/{id}` takes back.
+         */
+        get: operations["getSkillYaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1209,6 +1234,12 @@ export interface components {
              *     (and true) only for such inputs; absent means false.
              */
             secret?: boolean;
+            /**
+             * @description For a `file` input: the media types its file may have (`text/csv`, `image/*`). An
+             *     upload of another type is a 422 at `POST /run/`; a URL answering another type ends
+             *     the run at its start. Present only when the skill declares it; absent means any type.
+             */
+            accept?: string[];
         };
         Skill: {
             id: string;
@@ -3358,6 +3389,42 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSkillYaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The skill's id, e.g. `skill_price_check`. */
+                id: components["parameters"]["SkillId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition's text. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # Reads the price of a product page
+                     *     id: skill_price_check
+                     *     name: Price check
+                     *     steps:
+                     *       - goto: "{{ inputs.url }}"
+                     */
+                    "application/yaml": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            404: components["responses"]["SkillNotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -28,6 +28,7 @@ export type {
   VideoOptions,
   Viewport,
 } from "./browser/types.js";
+export { isAcceptedType } from "./definition/accepted-types.js";
 export { type AnswerIssue, checkAnswer } from "./definition/answer-schema.js";
 export { type SkillCall, skillCalls } from "./definition/called-skills.js";
 export { canonicalJson } from "./definition/canonical-json.js";

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,6 +96,9 @@ describe("skillrun CLI", () => {
     const exported = await skillrun("skills", "export", "skill_sum", "--owner", "carol");
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/^id: skill_sum\nname: Sum\n/);
+    // The file's text as imported, comments and layout kept.
+    const written = readFileSync(join(paths.skills, "sum.yaml"), "utf8");
+    expect(exported.stdout).toBe(`${written.trimEnd()}\n`);
     expect(exported.stdout).not.toContain("timeoutMs");
     const file = join(dir, "exported.yaml");
     writeFileSync(file, exported.stdout);

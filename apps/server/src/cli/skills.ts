@@ -35,16 +35,17 @@ export async function skillsList(owner: string): Promise<number> {
 }
 
 /**
- * `skillrun skills export ID --owner O`: the stored definition as YAML on stdout, in the form
+ * `skillrun skills export ID --owner O`: the definition as YAML on stdout: the text it was
+ * imported or PUT as, comments included, else the stored definition written out, in the form
  * `skills import` takes back as it was (see writtenDefinition).
  */
 export async function skillsExport(id: string, owner: string): Promise<number> {
-  const skill = await withRepositories((repos) => repos.skills.getWithDefinition(owner, id));
-  if (!skill?.x_definition) {
+  const text = await withRepositories((repos) => repos.skills.text(owner, id));
+  if (!text) {
     console.error(`skillrun: owner "${owner}" has no skill "${id}"`);
     return 1;
   }
-  console.log(stringify(skill.x_definition, { lineWidth: 0 }).trimEnd());
+  console.log((text.source ?? stringify(text.definition, { lineWidth: 0 })).trimEnd());
   return 0;
 }
 

@@ -1,3 +1,4 @@
+import { isAcceptedType } from "@skillrun/engine";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import type { Input } from "../domain/api-types.js";
 import type { ValidationIssue } from "../domain/errors.js";
@@ -25,7 +26,8 @@ export function fileInputKeys(
 
 /**
  * Checks each `file` input's value (defaults included) at `POST /run/`: the id of an upload of
- * the owner, or an http(s) URL. Every other value is an issue at ["body", "inputs", key].
+ * the owner (of a type the input's `accept` lists, when it has one), or an http(s) URL. Every
+ * other value is an issue at ["body", "inputs", key].
  */
 export async function checkFileInputs(
   declared: Input[],
@@ -52,10 +54,19 @@ export async function checkFileInputs(
   }
   const known = await uploads.existing(owner, [...new Set(ids.values())]);
   for (const [key, id] of ids) {
-    if (!known.has(id)) {
+    const contentType = known.get(id);
+    const accept = declared.find((input) => input.json_key === key)?.accept;
+    if (contentType === undefined) {
       issues.push({
         loc: ["body", "inputs", key],
         msg: `Value error, no uploaded file of yours has the id ${id}`,
+        type: "value_error",
+      });
+    } else if (accept !== undefined && !isAcceptedType(accept, contentType)) {
+      // An upload's type is known now; a URL's only once the run fetches it.
+      issues.push({
+        loc: ["body", "inputs", key],
+        msg: `Value error, the uploaded file ${id} is ${contentType.split(";")[0]?.trim()}, not a type this input accepts (${accept.join(", ")})`,
         type: "value_error",
       });
     }

@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { InputDeclaration, NetworkPolicy, RunFile, RunFiles } from "@skillrun/engine";
+import {
+  type InputDeclaration,
+  isAcceptedType,
+  type NetworkPolicy,
+  type RunFile,
+  type RunFiles,
+} from "@skillrun/engine";
 import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import { FILE_ID_PATTERN } from "../domain/ids.js";
 import { PRIVATE_DIR_MODE } from "../private-files.js";
@@ -57,15 +63,16 @@ class Unusable extends Error {
 export async function prepareFileInputs(
   deps: FileInputDeps,
   run: { id: string; owner: string; inputs: Record<string, unknown> },
-  declared: Pick<InputDeclaration, "json_key" | "data_type">[],
+  declared: Pick<InputDeclaration, "json_key" | "data_type" | "accept">[],
   files: RunFiles,
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const inputs = { ...run.inputs };
   for (const key of fileInputKeys(declared, run.inputs)) {
     const value = run.inputs[key];
+    const accept = declared.find((input) => input.json_key === key)?.accept;
     try {
-      inputs[key] = await prepareOne(deps, run, value, files, signal);
+      inputs[key] = await prepareOne(deps, run, value, accept, files, signal);
     } catch (error) {
       if (signal.aborted || !(error instanceof Unusable || error instanceof FetchFailed)) {
         throw error;
@@ -80,12 +87,14 @@ async function prepareOne(
   deps: FileInputDeps,
   run: { id: string; owner: string },
   value: unknown,
+  accept: readonly string[] | undefined,
   files: RunFiles,
   signal: AbortSignal,
 ): Promise<FileInputValue> {
   if (typeof value === "string" && FILE_ID_PATTERN.test(value)) {
     const upload = await deps.uploads.get(run.owner, value);
     if (upload === null) throw new Unusable(`the uploaded file ${value} no longer exists`);
+    checkAccepted(accept, upload.content_type, `the uploaded file ${value}`);
     const file = await files.copy(
       deps.fileStore.uploadPathOf(upload.id),
       upload.name,
@@ -106,7 +115,10 @@ async function prepareOne(
         signal,
       });
       const name = fetched.suggestedName ?? "download";
-      const file = await files.copy(incoming, name, contentTypeFor(fetched.contentType, name));
+      const contentType = contentTypeFor(fetched.contentType, name);
+      // Checked before the file is kept: a login page answered instead of the export is refused.
+      checkAccepted(accept, contentType, `GET ${value}`);
+      const file = await files.copy(incoming, name, contentType);
       return inputValueOf(file, name);
     } finally {
       await rm(incoming, { force: true });
@@ -114,6 +126,18 @@ async function prepareOne(
   }
   throw new Unusable(
     `${JSON.stringify(value)} is neither an uploaded file's id nor an http(s) URL`,
+  );
+}
+
+/** Fails unless a file of `contentType` is one the input's `accept` lists (any, without one). */
+function checkAccepted(
+  accept: readonly string[] | undefined,
+  contentType: string,
+  what: string,
+): void {
+  if (accept === undefined || isAcceptedType(accept, contentType)) return;
+  throw new Unusable(
+    `${what} is ${contentType.split(";")[0]?.trim()}, not a type the input accepts (${accept.join(", ")})`,
   );
 }
 

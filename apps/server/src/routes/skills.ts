@@ -1,4 +1,5 @@
 import express, { type Router } from "express";
+import { stringify } from "yaml";
 import type { SkillRepository } from "../db/repositories/skills.js";
 import { isStorableText } from "../db/storable-text.js";
 import { SkillInUse, SkillNotFound } from "../domain/errors.js";
@@ -54,7 +55,9 @@ export function skillsRouter(skills: SkillRepository, checker: SkillChecker): Ro
         req.params.id,
         bodyText(req),
       );
-      const outcome = await storeSkill(skills, owner, definition);
+      // A YAML body is kept as sent, comments included (docs/decisions/0061).
+      const source = typeof req.body === "string" ? req.body : null;
+      const outcome = await storeSkill(skills, owner, definition, source);
       const skill = await skills.get(owner, req.params.id);
       if (!skill) throw new SkillNotFound();
       res.status(outcome === "created" ? 201 : 200).json(skill);
@@ -72,6 +75,18 @@ export function skillsRouter(skills: SkillRepository, checker: SkillChecker): Ro
         );
       }
       res.status(204).end();
+    }),
+  );
+
+  // The definition's text as sent (docs/decisions/0061), else the stored one written out.
+  router.get(
+    "/skill/:id/yaml",
+    operation("getSkillYaml", async (req, res) => {
+      const text = await skills.text(ownerOf(req), req.params.id);
+      if (!text) throw new SkillNotFound();
+      res
+        .type("application/yaml; charset=utf-8")
+        .send(text.source ?? stringify(text.definition, { lineWidth: 0 }));
     }),
   );
 

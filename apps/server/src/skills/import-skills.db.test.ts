@@ -69,6 +69,26 @@ describe("skills import", () => {
     expect((await skills.get("o", "skill_sum"))?.last_modified_at).toBe("2026-11-22T10:00:00.000Z");
   });
 
+  it("keeps the file's text, comments included, unless adapt changed the definition", async () => {
+    const commented = `# Adds two numbers.\n${SUM}`;
+    await importSkills(skills, "o", write("sum.yaml", commented));
+    expect((await skills.text("o", "skill_sum"))?.source).toBe(commented);
+    // Imported again with another comment: the same definition, the new text.
+    const recommented = commented.replace("Adds", "Sums");
+    expect((await importSkills(skills, "o", write("sum.yaml", recommented)))[0]?.outcome).toBe(
+      "unchanged",
+    );
+    expect((await skills.text("o", "skill_sum"))?.source).toBe(recommented);
+    await importSkills(skills, "p", write("sum.yaml", commented), (definition) => ({
+      ...definition,
+      name: "Adapted",
+    }));
+    const adapted = await skills.text("p", "skill_sum");
+    expect(adapted?.source).toBeNull();
+    expect(adapted?.definition).toMatchObject({ id: "skill_sum", name: "Adapted" });
+    expect(await skills.text("o", "skill_nowhere")).toBeNull();
+  });
+
   it("moves last_modified_at, not created_at, when the definition changed", async () => {
     await importSkills(skills, "o", write("sum.yaml", SUM));
     now = new Date("2026-11-22T11:00:00.000Z");

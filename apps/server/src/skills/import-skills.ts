@@ -86,7 +86,10 @@ export async function importSkills(
   if (issues.length > 0) throw new SkillImportFailed(issues);
   const outcomes = await skills.importAll(
     owner,
-    loaded.map(({ definition }) => skillRecordOf(definition)),
+    loaded.map(({ definition, source }) =>
+      // The file's text is kept when it is what is stored; a definition `adapt` changed is not.
+      skillRecordOf(definition, sameDefinition(definition, source.definition) ? source.text : null),
+    ),
   );
   return loaded.map(({ file, definition }, i) => ({
     file,
@@ -95,8 +98,18 @@ export async function importSkills(
   }));
 }
 
-/** What the skills table keeps of a parsed definition. */
-export function skillRecordOf(definition: SkillDefinition): SkillRecord {
+function sameDefinition(a: SkillDefinition, b: SkillDefinition): boolean {
+  return a === b || canonicalJson(a) === canonicalJson(b);
+}
+
+/**
+ * What the skills table keeps of a parsed definition; `source` is the text it was parsed from
+ * (kept and served back as sent), or null when there is none to keep.
+ */
+export function skillRecordOf(
+  definition: SkillDefinition,
+  source: string | null = null,
+): SkillRecord {
   const inputs: Input[] = definition.inputs.map((input) => ({
     id: input.id,
     json_key: input.json_key,
@@ -105,6 +118,7 @@ export function skillRecordOf(definition: SkillDefinition): SkillRecord {
     required: input.required,
     ...(input.default !== undefined && { default: input.default }),
     ...(input.secret === true && { secret: true }),
+    ...(input.accept !== undefined && { accept: input.accept }),
   }));
   return {
     id: definition.id,
@@ -113,5 +127,6 @@ export function skillRecordOf(definition: SkillDefinition): SkillRecord {
     inputs,
     definition,
     definitionHash: createHash("sha256").update(canonicalJson(definition)).digest("hex"),
+    source,
   };
 }

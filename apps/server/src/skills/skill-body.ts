@@ -1,5 +1,6 @@
 import type { SkillDefinition, SkillDefinitionIssue } from "@skillrun/engine";
 import type { ImportOutcome, SkillRepository } from "../db/repositories/skills.js";
+import { isStorableText } from "../db/storable-text.js";
 import { RequestInvalid, type ValidationIssue } from "../domain/errors.js";
 import { depthExceeds } from "../domain/input-limits.js";
 import { skillRecordOf } from "./import-skills.js";
@@ -43,7 +44,12 @@ export async function checkedSkillBody(
   const text = typeof body === "string" ? body : (sentText ?? JSON.stringify(body, null, 2));
   const stored = await skills.definitions(owner);
   const checked = await checker.check({ text, file: BODY, idInAddress, stored });
-  if (checked.ok) return checked.definition;
+  if (checked.ok) {
+    // A YAML body is stored as sent: a NUL in a comment, which YAML lets pass, must not reach
+    // the database (PostgreSQL's text refuses it). Values were checked on the thread already.
+    if (typeof body === "string") refuseUnstorable(body);
+    return checked.definition;
+  }
   if ("tooComplex" in checked) {
     const msg = `Value error, the definition is too complex: ${checked.tooComplex}`;
     throw new RequestInvalid([{ loc: [BODY], msg, type: "value_error" }]);
@@ -51,13 +57,28 @@ export async function checkedSkillBody(
   throw invalid(checked.issues);
 }
 
-/** Stores a checked definition as the owner's skill. */
+/** Refuses text the database cannot store as it is, naming where its first such character is. */
+function refuseUnstorable(text: string): void {
+  if (isStorableText(text)) return;
+  const index = text.search(/[\0\p{Cs}]/u);
+  const before = text.slice(0, index);
+  const line = before.split("\n").length;
+  const column = index - before.lastIndexOf("\n");
+  const msg = `Value error, line ${line}, column ${column}: this text holds a character the database cannot store (NUL, or half of a surrogate pair)`;
+  throw new RequestInvalid([{ loc: [BODY], msg, type: "value_error" }]);
+}
+
+/**
+ * Stores a checked definition as the owner's skill, with the YAML text it was sent as (kept and
+ * served back as sent); `source` is null for a definition sent as JSON.
+ */
 export async function storeSkill(
   skills: SkillRepository,
   owner: string,
   definition: SkillDefinition,
+  source: string | null,
 ): Promise<ImportOutcome> {
-  const [outcome] = await skills.importAll(owner, [skillRecordOf(definition)]);
+  const [outcome] = await skills.importAll(owner, [skillRecordOf(definition, source)]);
   return outcome as ImportOutcome;
 }
 

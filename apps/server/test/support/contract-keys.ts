@@ -31,6 +31,7 @@ const GUARDED: Record<string, [Scope, string, (ctx: Ctx) => string]> = {
   deleteFile: ["runs:write", "DELETE", () => "/v1/file/file_x"],
   listSkills: ["runs:read", "GET", () => "/v1/skill/list"],
   getSkill: ["runs:read", "GET", () => "/v1/skill/skill_contract"],
+  getSkillYaml: ["runs:read", "GET", () => "/v1/skill/skill_contract/yaml"],
   putSkill: ["skills:write", "PUT", () => "/v1/skill/skill_contract"],
   deleteSkill: ["skills:write", "DELETE", () => "/v1/skill/skill_contract"],
   validateSkill: ["skills:write", "POST", () => "/v1/skill/validate"],

@@ -1361,6 +1361,55 @@ export const table: Table = {
     ),
   },
 
+  getSkillYaml: {
+    "200": [
+      {
+        name: "the caller's skill, stored without its text: written out",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/skill/${ALICE_SKILL}/yaml`, { key: ctx.alice }),
+        check: (reply) => {
+          expect(reply.headers.get("content-type")).toBe("application/yaml; charset=utf-8");
+          expect(reply.text).toBe("steps: []\n");
+        },
+      },
+      {
+        name: "a skill PUT as YAML: its text as sent",
+        send: async (ctx) => {
+          await putYaml(ctx, "skill_contract_text", "Texted");
+          return call(ctx.main.origin, "GET", "/v1/skill/skill_contract_text/yaml", {
+            key: ctx.alice,
+          });
+        },
+        check: (reply) => expect(reply.text).toBe(skillYaml("skill_contract_text", "Texted")),
+      },
+    ],
+    "401": unauthorized((ctx, key) =>
+      call(ctx.main.origin, "GET", `/v1/skill/${ALICE_SKILL}/yaml`, { key }),
+    ),
+    "404": [
+      {
+        name: "an unknown skill",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", "/v1/skill/skill_unknown/yaml", { key: ctx.alice }),
+      },
+      {
+        name: "another owner's skill",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/skill/${BOB_SKILL}/yaml`, { key: ctx.alice }),
+      },
+    ],
+    "422": [
+      {
+        name: "an id over 128 characters",
+        send: (ctx) =>
+          call(ctx.main.origin, "GET", `/v1/skill/${TOO_LONG_ID}/yaml`, { key: ctx.alice }),
+      },
+    ],
+    "500": failing((ctx) =>
+      call(ctx.broken.origin, "GET", `/v1/skill/${ALICE_SKILL}/yaml`, { key: ctx.brokenKey }),
+    ),
+  },
+
   putSkill: {
     "200": [
       {

@@ -54,7 +54,7 @@ export const CONTRACT_RESOURCES = {
   videos: ["getRunVideoUrl", "getRunVideo"],
   live: ["getRunLiveUrl", "getRunLive"],
   files: ["listRunFiles", "getRunFile", "uploadFile", "deleteFile"],
-  skills: ["listSkills", "getSkill", "putSkill", "deleteSkill", "validateSkill"],
+  skills: ["listSkills", "getSkill", "getSkillYaml", "putSkill", "deleteSkill", "validateSkill"],
   secrets: ["putSecret", "deleteSecret", "listSecrets"],
   profiles: ["listProfiles", "getProfile", "putProfile", "deleteProfile"],
   webhooks: [

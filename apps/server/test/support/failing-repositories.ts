@@ -103,6 +103,7 @@ export const failingSecrets = {
 export const failingSkills = {
   get: fail,
   getWithDefinition: fail,
+  text: fail,
   delete: fail,
   list: fail,
   importAll: fail,

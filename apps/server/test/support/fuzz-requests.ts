@@ -400,6 +400,7 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
           }),
         );
     case "getSkill":
+    case "getSkillYaml":
       return fc
         .constantFrom(...pools.skillIds)
         .map((id) => make(pathOf(op, encodeURIComponent(id))));

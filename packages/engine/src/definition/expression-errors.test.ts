@@ -34,6 +34,50 @@ steps:
     ]);
   });
 
+  it("a call of a function that does not exist, suggesting the one meant", () => {
+    const text = `id: s
+name: S
+inputs: [{ json_key: a, data_type: string }]
+steps:
+  - set:
+      n: "{{ $lenght(inputs.a) }}"
+      ok: "{{ not(inputs.a = 'x') }}"
+      far: "{{ $frobnicate(inputs.a) }}"
+  - if: "count(inputs.a) > 0"
+    log: hi
+  - set:
+      mine: "{{ ($twice := function($v) { $v * 2 }; $twice(2)) }}"
+      code: "{{ $totp(secrets.otp) }}"
+      listed: "{{ $count([1]) }}"
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(
+        6,
+        10,
+        "steps/0/set/n",
+        'invalid expression {{ $lenght(inputs.a) }}: unknown function "$lenght"; did you mean "$length"?',
+      ),
+      issue(
+        7,
+        11,
+        "steps/0/set/ok",
+        `invalid expression {{ not(inputs.a = 'x') }}: "not" is not a function; did you mean "$not"?`,
+      ),
+      issue(
+        8,
+        12,
+        "steps/0/set/far",
+        'invalid expression {{ $frobnicate(inputs.a) }}: unknown function "$frobnicate"',
+      ),
+      issue(
+        9,
+        9,
+        "steps/1/if",
+        'invalid expression {{ count(inputs.a) > 0 }}: "count" is not a function; did you mean "$count"?',
+      ),
+    ]);
+  });
+
   it("a broken template deep inside an http json body", () => {
     const text = `id: s
 name: S

@@ -34,6 +34,7 @@ interface WrittenInput {
   required?: boolean;
   default?: unknown;
   secret?: boolean;
+  accept?: string[];
 }
 
 /**
@@ -73,5 +74,6 @@ function normaliseInput(input: WrittenInput): InputDeclaration {
     required: input.required ?? true,
     ...("default" in input ? { default: input.default } : {}),
     ...(input.secret === true ? { secret: true } : {}),
+    ...(input.accept === undefined ? {} : { accept: input.accept }),
   };
 }

@@ -3,7 +3,7 @@ import { SkillDefinitionError, type SkillDefinitionIssue } from "./errors.js";
 import { parseSkillDefinition } from "./parse.js";
 
 const KINDS =
-  "set, let, log, wait, http, fail, repeat, for_each, call, ask, goto, click, fill, press, select, wait_for, extract, exists, screenshot, assert_text, download, upload, hover, check, uncheck, scroll, evaluate, switch_tab, close_tab";
+  "set, let, log, wait, http, fail, repeat, for_each, call, ask, goto, click, fill, press, select, wait_for, extract, exists, screenshot, assert_text, download, upload, read_file, hover, check, uncheck, scroll, evaluate, switch_tab, close_tab";
 
 function issuesOf(text: string): SkillDefinitionIssue[] {
   try {
@@ -28,7 +28,43 @@ steps:
   - clik: { selector: "#go" }
 `;
     expect(issuesOf(text)).toEqual([
-      issue(5, 5, "steps/1/clik", `unknown step kind "clik" (expected one of: ${KINDS})`),
+      issue(
+        5,
+        5,
+        "steps/1/clik",
+        `unknown step kind "clik"; did you mean "click"? (expected one of: ${KINDS})`,
+      ),
+    ]);
+  });
+
+  it("a step kind or step option key near a known one with a suggestion, a far one without", () => {
+    const text = `id: s
+name: S
+steps:
+  - wait_fr: { selector: "#go" }
+  - frobnicate: 1
+  - click: { selector: "#go" }
+    tiemout: 2s
+`;
+    expect(issuesOf(text)).toEqual([
+      issue(
+        4,
+        5,
+        "steps/0/wait_fr",
+        `unknown step kind "wait_fr"; did you mean "wait_for"? (expected one of: ${KINDS})`,
+      ),
+      issue(
+        5,
+        5,
+        "steps/1/frobnicate",
+        `unknown step kind "frobnicate" (expected one of: ${KINDS})`,
+      ),
+      issue(
+        7,
+        5,
+        "steps/2/tiemout",
+        'unknown key "tiemout"; did you mean "timeout"? (a step holds one action plus: id, if, timeout, retry, optional, on_dialog)',
+      ),
     ]);
   });
 
@@ -262,7 +298,7 @@ timeout: 2x
     expect(() => parseSkillDefinition(text, "skills/s.yaml")).toThrow(
       [
         'skills/s.yaml:4:11: steps/0/wait: "soon" is not a duration (expected e.g. 500ms, 2s, 2m)',
-        `skills/s.yaml:5:5: steps/1/clik: unknown step kind "clik" (expected one of: ${KINDS})`,
+        `skills/s.yaml:5:5: steps/1/clik: unknown step kind "clik"; did you mean "click"? (expected one of: ${KINDS})`,
         'skills/s.yaml:6:10: timeout: "2x" is not a duration (expected e.g. 500ms, 2s, 2m)',
       ].join("\n"),
     );

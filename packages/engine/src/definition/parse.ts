@@ -17,6 +17,8 @@ import { validateSkillDefinition } from "./validate.js";
 /** A parsed definition and a way back to its source, for checks made later (an import's). */
 export interface SkillSource {
   definition: SkillDefinition;
+  /** The text it was parsed from, comments and all. */
+  text: string;
   /** An issue about the thing at `path` (as written, e.g. `steps/0/call/skill`), placed in the file. */
   issueAt(path: readonly PathSegment[], message: string): SkillDefinitionIssue;
 }
@@ -80,6 +82,7 @@ export function parseSkillSource(text: string, file: string): SkillSource {
   }
   return {
     definition: normaliseSkillDefinition(value as WrittenSkillDefinition),
+    text,
     issueAt: (path, message) => ({
       file,
       ...positionOf(document, lineCounter, path, "value"),

@@ -1,3 +1,4 @@
+import { functionMeant } from "../expressions/function-names.js";
 import { type RootReference, rootReferences } from "../expressions/references.js";
 import { DEFAULT_ITEM_NAME } from "../steps/for-each.js";
 import { isStepKind } from "../steps/registry.js";
@@ -92,6 +93,8 @@ function stringProblems(string: TemplatedString, reader: Reader, known: Known) {
   const problems: DefinitionProblem[] = [];
   for (const { expression, start } of expressionsOf(string)) {
     for (const reference of rootReferences(expression)) {
+      // `not(x)`: a function without its `$`, which the expression check reports as such.
+      if (calledAsFunction(expression, reference)) continue;
       const found = referenceProblem(reference, reader, known);
       if (found === undefined) continue;
       problems.push({
@@ -103,6 +106,15 @@ function stringProblems(string: TemplatedString, reader: Reader, known: Known) {
     }
   }
   return problems;
+}
+
+/** Whether the reference is a bare name called as a function that exists, or one near it. */
+function calledAsFunction(expression: string, reference: RootReference): boolean {
+  if (reference.key !== undefined || (ROOT_NAMES as readonly string[]).includes(reference.root)) {
+    return false;
+  }
+  const after = expression.slice(reference.rootStart + reference.root.length).trimStart();
+  return after.startsWith("(") && functionMeant(reference.root) !== undefined;
 }
 
 /** What is wrong with one reference, and where in the expression: at its root or its key. */

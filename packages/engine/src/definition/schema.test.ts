@@ -18,6 +18,10 @@ describe("skillDefinitionSchema on its own", () => {
   - wait: 500ms
   - http: { url: "https://example.test/", expect_status: [200, 204], save_as: r }
   - goto: { url: "https://example.test/" }
+  - goto: { url: "https://example.test/gone", expect_status: [200, 404] }
+  - goto: { url: "https://example.test/any", expect_status: any }
+  - read_file: { file: "{{ steps.csv }}", as: csv, save_as: vars.rows, max_bytes: 1000, max_rows: 10 }
+  - read_file: { file: report.json, as: json }
   - click: { selector: a }
   - fill: { selector: input, value: 42 }
   - press: { key: Enter }
@@ -61,7 +65,7 @@ output:
   rows: "{{ vars.rows }}"
 `;
     expect(validate(skill(steps)), JSON.stringify(validate.errors)).toBe(true);
-    expect(STEP_KINDS).toHaveLength(29);
+    expect(STEP_KINDS).toHaveLength(30);
   });
 
   it("rejects an unknown step kind, two actions in a step, and json with body", () => {
@@ -71,6 +75,13 @@ output:
     expect(validate(skill("  - switch_tab: first\n"))).toBe(false);
     expect(validate(skill("  - switch_tab: -1\n"))).toBe(false);
     expect(validate(skill("  - close_tab: 1\n"))).toBe(false);
+    expect(validate(skill("  - goto: { url: u, expect_status: sometimes }\n"))).toBe(false);
+    expect(validate(skill("  - goto: { url: u, expect_status: 99 }\n"))).toBe(false);
+    expect(validate(skill("  - read_file: { file: a.csv, as: xml }\n"))).toBe(false);
+    expect(validate(skill("  - read_file: { file: a.csv }\n"))).toBe(false);
+    expect(validate(skill("  - read_file: { file: a.csv, as: csv, max_rows: 100001 }\n"))).toBe(
+      false,
+    );
     expect(validate(skill("  - press: { key: Enter, frame: f }\n"))).toBe(false);
     expect(validate(skill("  - hover: { frame: f }\n"))).toBe(false);
     expect(validate(skill("  - on_dialog: ignore\n    click: { selector: a }\n"))).toBe(false);

@@ -1,5 +1,6 @@
 import type { SchemaObject } from "ajv/dist/2020.js";
 import { STEP_KIND_DEFINITIONS, STEP_KINDS } from "../steps/registry.js";
+import { MAX_ACCEPTED_TYPES, MEDIA_RANGE_PATTERN } from "./accepted-types.js";
 import { answerSchemaDefinition } from "./answer-schema.js";
 import { MAX_CONCURRENCY } from "./concurrency.js";
 import { DURATION_PATTERN } from "./duration.js";
@@ -158,6 +159,15 @@ export const skillDefinitionSchema: SchemaObject = {
           default: false,
           description:
             "Kept encrypted, shown as *** and masked in what the run reports; a string without a default.",
+        },
+        accept: {
+          type: "array",
+          minItems: 1,
+          maxItems: MAX_ACCEPTED_TYPES,
+          uniqueItems: true,
+          items: { type: "string", maxLength: 127, pattern: MEDIA_RANGE_PATTERN.source },
+          description:
+            "For a file input: the media types it takes (text/csv, image/*); a file of another type fails the run at its start.",
         },
       },
       additionalProperties: false,

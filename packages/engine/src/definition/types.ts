@@ -24,6 +24,11 @@ export interface InputDeclaration {
    * reports. Absent when false, so definitions written before it keep their hash.
    */
   secret?: true;
+  /**
+   * For a `file` input: the media types (`text/csv`, `image/*`) its file may have; absent: any.
+   * Absent unless declared, so definitions written before it keep their hash.
+   */
+  accept?: string[];
 }
 
 /** What is answered to a dialog: OK (a prompt's default text) or Cancel. */

@@ -1,9 +1,11 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { isStepKind, STEP_KINDS, STEP_OPTION_KEYS, stepKindDefinition } from "../steps/registry.js";
+import { acceptedTypeProblems } from "./accepted-types.js";
 import { concurrencyKeyProblems } from "./concurrency.js";
 import { describeTypes, describeValue, isRecord } from "./describe.js";
 import { durationProblems } from "./duration-limits.js";
 import { expressionProblems, templateProblemsIn } from "./expression-problems.js";
+import { nearestName } from "./nearest-name.js";
 import type { DefinitionProblem, PathSegment } from "./problem.js";
 import { profileProblems } from "./profile.js";
 import { referenceProblems } from "./reference-problems.js";
@@ -58,6 +60,7 @@ export function validateSkillDefinition(value: unknown): DefinitionProblem[] {
     problems.push(...inputIdProblems(inputs));
     problems.push(...defaultProblems(inputs));
     problems.push(...secretInputProblems(inputs));
+    problems.push(...acceptedTypeProblems(inputs));
   }
   problems.push(...concurrencyKeyProblems(value));
   problems.push(...profileProblems(value));
@@ -68,6 +71,12 @@ export function validateSkillDefinition(value: unknown): DefinitionProblem[] {
 
 const KIND_LIST = STEP_KINDS.join(", ");
 const OPTION_LIST = STEP_OPTION_KEYS.join(", ");
+
+/** `; did you mean "click"?` when a known name is near `written`, else nothing. */
+function didYouMean(written: string, candidates: readonly string[]): string {
+  const near = nearestName(written, candidates);
+  return near === undefined ? "" : `; did you mean "${near}"?`;
+}
 
 function stepProblems(step: unknown, path: PathSegment[]): DefinitionProblem[] {
   if (!isRecord(step)) {
@@ -84,10 +93,11 @@ function stepProblems(step: unknown, path: PathSegment[]): DefinitionProblem[] {
   const problems: DefinitionProblem[] = [];
   for (const key of actionKeys) {
     if (isStepKind(key)) continue;
+    // The candidates are the fixed lists of kinds and option keys: a suggestion costs little.
     const message =
       kinds.length === 0
-        ? `unknown step kind "${key}" (expected one of: ${KIND_LIST})`
-        : `unknown key "${key}" (a step holds one action plus: ${OPTION_LIST})`;
+        ? `unknown step kind "${key}"${didYouMean(key, STEP_KINDS)} (expected one of: ${KIND_LIST})`
+        : `unknown key "${key}"${didYouMean(key, STEP_OPTION_KEYS)} (a step holds one action plus: ${OPTION_LIST})`;
     problems.push({ path: [...path, key], at: "key", message });
   }
   for (const extra of kinds.slice(1)) {

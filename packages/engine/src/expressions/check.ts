@@ -2,6 +2,7 @@ import { messageOf } from "../error-message.js";
 import { compileExpression } from "./compile.js";
 import { conditionExpression } from "./evaluate.js";
 import { ExpressionError } from "./expression-error.js";
+import { functionNameProblems } from "./function-names.js";
 import { hasTemplate, parseTemplate } from "./template.js";
 
 /** Why a string's templates cannot be used (unclosed, empty, bad syntax), or undefined if they can. */
@@ -22,12 +23,15 @@ export function conditionProblem(condition: string, key = "if"): string | undefi
   });
 }
 
+/** Fails unless the expression parses and every function it calls by name exists. */
 function compiles(expression: string, source: string): void {
   try {
     compileExpression(expression);
   } catch (error) {
     throw new ExpressionError(`invalid expression ${source}: ${messageOf(error)}`);
   }
+  const [problem] = functionNameProblems(expression);
+  if (problem !== undefined) throw new ExpressionError(`invalid expression ${source}: ${problem}`);
 }
 
 function problemOf(check: () => void): string | undefined {

@@ -24,6 +24,7 @@ import { forEachStep } from "./for-each.js";
 import { httpStep } from "./http.js";
 import { letStep } from "./let.js";
 import { logStep } from "./log.js";
+import { readFileStep } from "./read-file.js";
 import { repeatStep } from "./repeat.js";
 import { setStep } from "./set.js";
 import type { StepKindDefinition } from "./step-kind.js";
@@ -57,6 +58,7 @@ export const STEP_KIND_DEFINITIONS = {
   assert_text: assertTextStep,
   download: downloadStep,
   upload: uploadStep,
+  read_file: readFileStep,
   hover: hoverStep,
   check: checkStep,
   uncheck: uncheckStep,

@@ -46,7 +46,13 @@ export function InputControl(props: {
       );
     case "file":
       return (
-        <input {...common} type="file" onChange={(e) => onChange(e.target.files?.[0] ?? null)} />
+        <input
+          {...common}
+          type="file"
+          // The picker offers the types the skill accepts; the server checks them either way.
+          accept={input.accept?.join(",")}
+          onChange={(e) => onChange(e.target.files?.[0] ?? null)}
+        />
       );
     default:
       return (

@@ -37,6 +37,19 @@ describe("the run form", () => {
     expect(control(container, "seats").value).toBe("2");
   });
 
+  it("offers a file input's picker only the types it accepts", async () => {
+    const report = skill({
+      id: "skill_report",
+      inputs: [
+        input({ json_key: "report", data_type: "file", accept: ["text/csv", "image/*"] }),
+        input({ json_key: "any", data_type: "file" }),
+      ],
+    });
+    const { container } = await renderWithApi(<RunForm skill={report} />, () => json({}));
+    expect(control(container, "report").getAttribute("accept")).toBe("text/csv,image/*");
+    expect(control(container, "any").hasAttribute("accept")).toBe(false);
+  });
+
   it("starts the run with what was typed and opens its page", async () => {
     const { container, calls, bodies } = await renderWithApi(<RunForm skill={signIn} />, () =>
       json({ id: "run_9" }, 201),

@@ -16,6 +16,8 @@ export interface SkillRecord {
   definition: unknown;
   /** Hash of the canonical definition: equal hashes mean an unchanged definition. */
   definitionHash: string;
+  /** The text the definition was parsed from, kept to be served back as sent; null: none. */
+  source?: string | null;
 }
 
 export type ImportOutcome = "created" | "updated" | "unchanged";
@@ -171,6 +173,23 @@ export class SkillRepository {
     return { ...toSkill(row), x_definition: writtenDefinition(definition) };
   }
 
+  /**
+   * A skill's definition as text: as it was sent (`source`), or null with the stored
+   * definition when it was stored without its text; null when the owner has no such skill.
+   */
+  async text(
+    owner: string,
+    id: string,
+  ): Promise<{ source: string | null; definition: Record<string, unknown> } | null> {
+    const row = await this.prisma.skill.findFirst({
+      where: { owner, id, deletedAt: null },
+      select: { source: true, definition: true },
+    });
+    if (row === null) return null;
+    const definition = fromJsonColumn<Record<string, unknown>>(row.definition);
+    return { source: row.source, definition: writtenDefinition(definition) };
+  }
+
   async list(owner: string): Promise<Skill[]> {
     const rows = await this.prisma.skill.findMany({
       where: { owner, deletedAt: null },
@@ -208,6 +227,7 @@ export class SkillRepository {
           inputs: toJsonColumn(record.inputs),
           definition: toJsonColumn(record.definition),
           definitionHash: record.definitionHash,
+          source: record.source ?? null,
           ...concurrencyColumns(record.definition),
           ...profileColumns(record.definition),
         };
@@ -230,6 +250,12 @@ export class SkillRepository {
           });
           outcomes.push("updated");
         } else {
+          // The same definition in other words (a comment changed): the text as sent is kept,
+          // and the skill's version and last_modified_at stay.
+          await tx.skill.update({
+            where: { owner_id: { owner, id: record.id } },
+            data: { source: record.source ?? null },
+          });
           outcomes.push("unchanged");
         }
       }

@@ -77,14 +77,14 @@ export class UploadedFileRepository {
     return row === null ? null : toUploadedFile(row);
   }
 
-  /** Which of `ids` name uploads of the owner. */
-  async existing(owner: string, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
+  /** Which of `ids` name uploads of the owner, each with its content type. */
+  async existing(owner: string, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
     const rows = await this.prisma.uploadedFile.findMany({
       where: { owner, id: { in: ids } },
-      select: { id: true },
+      select: { id: true, contentType: true },
     });
-    return new Set(rows.map((row) => row.id));
+    return new Map(rows.map((row) => [row.id, row.contentType]));
   }
 
   /**

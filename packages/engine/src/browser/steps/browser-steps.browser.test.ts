@@ -194,6 +194,50 @@ describe("browser steps", () => {
     }
   });
 
+  it("goto fails on a status of 400 or more unless expect_status allows it, and gives {url, status}", async () => {
+    const test = await testBrowser();
+    try {
+      const missing = await runSkill(`- id: open\n  goto: "{{ inputs.base }}/no-such-page"\n`, {
+        base: site.base,
+        browser: test.browser.access,
+      });
+      expect(missing.outcome === "failed" && missing.error).toEqual({
+        step: "open",
+        message: `goto ${site.base}/no-such-page: HTTP 404 (expected a status below 400); add expect_status: [404] (or any) to the step when this page is what it wants`,
+      });
+      const allowed = await runSkill(
+        `
+- id: listed
+  goto: { url: "{{ inputs.base }}/no-such-page", expect_status: [200, 404] }
+- id: any
+  goto: { url: "{{ inputs.base }}/no-such-page", expect_status: any }
+- id: plain
+  goto: "{{ inputs.base }}/form"
+- set: { results: "{{ [steps.listed, steps.any, steps.plain] }}" }
+`,
+        { base: site.base, browser: test.browser.access },
+      );
+      expect(allowed.outcome === "finished" && allowed.data.results).toEqual([
+        { url: `${site.base}/no-such-page`, status: 404 },
+        { url: `${site.base}/no-such-page`, status: 404 },
+        { url: `${site.base}/form`, status: 200 },
+      ]);
+      // A list names exactly what is accepted: a 200 is refused when only 404 is expected.
+      const only = await runSkill(
+        `- goto: { url: "{{ inputs.base }}/form", expect_status: 404 }\n`,
+        {
+          base: site.base,
+          browser: test.browser.access,
+        },
+      );
+      expect(only.outcome === "failed" && only.error.message).toMatch(
+        /^goto http:\S+\/form: HTTP 200 \(expected 404\);/,
+      );
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
+
   it("a screenshot without run files fails before Chromium starts", async () => {
     const test = await testBrowser();
     try {

@@ -8,24 +8,41 @@ import { firstLine, withoutApiName } from "../error-text.js";
 import { isTimeoutError } from "../timeout-error.js";
 import { formatWait, NAVIGATION_TIMEOUT_MS, stepPage } from "./step-page.js";
 
-export type GotoAction = string | { url: string };
+export type GotoAction = string | { url: string; expect_status?: ExpectedPageStatus };
+
+/** The statuses a `goto` accepts: one, a list, or `any`. */
+export type ExpectedPageStatus = number | number[] | "any";
 
 /**
  * Opens a URL (http or https only: a run must not read the server's files) and waits for the
  * page to load; gives `{ url, status }`, the address after redirects and the response status.
+ * A status of 400 or more fails the step unless `expect_status` allows it: an error page is
+ * not the page the skill goes on to act on, and failing here names the cause.
  */
 export const gotoStep = defineStepKind<GotoAction>({
   schema: {
     type: ["string", "object"],
     minLength: 1,
     required: ["url"],
-    properties: { url: text },
+    properties: {
+      url: text,
+      expect_status: {
+        type: ["integer", "array", "string"],
+        minimum: 100,
+        maximum: 599,
+        minItems: 1,
+        items: { type: "integer", minimum: 100, maximum: 599 },
+        pattern: "^any$",
+        description: "The accepted status, a list of them, or `any`; absent: any status below 400.",
+      },
+    },
     additionalProperties: false,
-    description: "A URL, or { url }.",
+    description: "A URL, or { url, expect_status }.",
   },
   browser: true,
   async run(action, context) {
     const url = await context.render(typeof action === "string" ? action : action.url);
+    const expected = typeof action === "string" ? undefined : action.expect_status;
     context.detail(url);
     if (!isHttpAddress(url)) throw new Error(`goto ${url}: not an http:// or https:// address`);
     // Said plainly here; the browser's proxy holds every later request (redirects, subresources)
@@ -57,8 +74,27 @@ export const gotoStep = defineStepKind<GotoAction>({
     const refusal = response?.headers()[REFUSED_HEADER];
     if (refusal !== undefined)
       throw new Error(`goto ${url} refused: ${decodeURIComponent(refusal)}`);
-    const result = { url: page.url(), status: response?.status() ?? null };
+    // No response: a navigation within the page (a `#fragment`), which has no status to judge.
+    const status = response?.status() ?? null;
+    if (status !== null && !pageStatusAccepted(status, expected)) {
+      throw new Error(
+        `goto ${url}: HTTP ${status} (expected ${describeExpected(expected)}); add expect_status: [${status}] (or any) to the step when this page is what it wants`,
+      );
+    }
+    const result = { url: page.url(), status };
     context.detail(`${result.url} → ${result.status ?? "no response"}`);
     return result;
   },
 });
+
+/** Whether a page's status is what the step accepts: below 400 unless `expected` says. */
+export function pageStatusAccepted(status: number, expected: ExpectedPageStatus | undefined) {
+  if (expected === undefined) return status < 400;
+  if (expected === "any") return true;
+  return [expected].flat().includes(status);
+}
+
+function describeExpected(expected: ExpectedPageStatus | undefined): string {
+  if (expected === undefined) return "a status below 400";
+  return [expected].flat().join(" or ");
+}

@@ -1,11 +1,10 @@
 import { chmod, copyFile, mkdtemp } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { describeValue } from "../../definition/describe.js";
 import { selector } from "../../definition/schema-parts.js";
+import { chosenFile } from "../../files/chosen-file.js";
 import { sanitiseFileName } from "../../files/file-names.js";
 import { fileResult } from "../../files/file-result.js";
 import { filesOf } from "../../files/files-of.js";
-import { type RunFile, RunFileNotFound, type RunFiles } from "../../files/run-files.js";
 import { formatBytes } from "../../run/limits.js";
 import { defineStepKind } from "../../steps/step-kind.js";
 import { actOn } from "./act-on.js";
@@ -43,7 +42,7 @@ export const uploadStep = defineStepKind<UploadAction>({
     const files = filesOf(context);
     const target = await context.render(action.selector);
     const frame = action.frame === undefined ? undefined : await context.render(action.frame);
-    const { file, name } = chosenFile(await context.resolve(action.file), files);
+    const { file, name } = chosenFile(await context.resolve(action.file), files, "upload");
     const where = frame === undefined ? `"${target}"` : `"${target}" in frame "${frame}"`;
     context.detail(`${file.name} (${formatBytes(file.bytes)}) → ${where}`);
     const { page, timeout } = await stepPage(context, ELEMENT_TIMEOUT_MS);
@@ -55,28 +54,6 @@ export const uploadStep = defineStepKind<UploadAction>({
     return fileResult(file, basename(staged));
   },
 });
-
-/** The run file a step's `file` names, and the name the page is to see. */
-function chosenFile(value: unknown, files: RunFiles): { file: RunFile; name: string } {
-  let wanted: unknown = value;
-  let name: unknown;
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    wanted = (value as { file?: unknown }).file;
-    name = (value as { name?: unknown }).name;
-  }
-  if (typeof wanted !== "string" || wanted === "") {
-    throw new Error(
-      `upload's file must be a run file's name or an object with a "file" key (such as a download's result), not ${describeValue(value)}`,
-    );
-  }
-  const file = files.find(wanted);
-  if (file === undefined)
-    throw new RunFileNotFound(
-      wanted,
-      files.list().map((one) => one.name),
-    );
-  return { file, name: typeof name === "string" && name.trim() !== "" ? name : file.name };
-}
 
 /**
  * A copy of the run file that Chromium can read, named as the page is to see it: the run's

@@ -7,6 +7,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 /** The CSV export, exactly. */
 export const REPORT_CSV = Buffer.from("number,amount\nINV-1,10.00\nINV-2,20.50\nINV-3,7.25\n");
 
+/**
+ * A spreadsheet's CSV export as spreadsheets write them: a byte order mark, CRLF line ends,
+ * quoted fields holding commas, quotes and a line break, accents.
+ */
+export const CUSTOMERS_CSV = Buffer.from(
+  '\ufeffname,city,note\r\n"Müller, Anna",Zürich,"said ""hi"""\r\nBob,"Paris","two\r\nlines"\r\n',
+);
+
 /** A small PDF, with the binary comment line real ones have (bytes over 127). */
 export const REPORT_PDF = Buffer.concat([
   Buffer.from("%PDF-1.4\n%"),
@@ -39,7 +47,8 @@ const filesPage = `<!doctype html><title>Files</title>
 <a id="csv-in-tab" href="/files/report.csv" target="_blank">Export CSV in a new tab</a>
 <a id="large" href="/files/large.bin">Large file</a>
 <a id="page" href="/files/upload">A page, not a file</a>
-<a id="private" href="/files/private/report.csv">Private CSV</a>`;
+<a id="private" href="/files/private/report.csv">Private CSV</a>
+<a id="customers" href="/files/customers.csv">Customers</a>`;
 
 const uploadPage = `<!doctype html><title>Upload</title>
 <form id="upload" method="post" action="/files/upload" enctype="multipart/form-data">
@@ -64,6 +73,14 @@ export const FILE_ROUTES: Record<string, Route> = {
         "content-disposition": attachment("report.csv"),
       })
       .end(REPORT_CSV);
+  },
+  "/files/customers.csv": (_request, response) => {
+    response
+      .writeHead(200, {
+        "content-type": "text/csv",
+        "content-disposition": attachment("customers.csv"),
+      })
+      .end(CUSTOMERS_CSV);
   },
   "/files/report.pdf": (_request, response) => {
     response
