@@ -1,10 +1,12 @@
 import type { NetworkPolicy } from "@skillrun/engine";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
+import type { AgentRepository } from "./db/repositories/agents.js";
 import type { ApiKeyRepository } from "./db/repositories/api-keys.js";
 import type { ProfileRepository } from "./db/repositories/profiles.js";
 import type { RunChangeRepository } from "./db/repositories/run-changes.js";
 import type { RunEventRepository } from "./db/repositories/run-events.js";
+import type { RunExecutionRepository } from "./db/repositories/run-execution.js";
 import type { RunFileRepository } from "./db/repositories/run-files.js";
 import type { RunPauseRepository } from "./db/repositories/run-pauses.js";
 import type { RunRepository } from "./db/repositories/runs.js";
@@ -36,6 +38,7 @@ import { refuseUnstorableText } from "./http/storable-text.js";
 import { receiveUpload } from "./http/upload-body.js";
 import { openApiValidator } from "./http/validator.js";
 import { paths } from "./paths.js";
+import { agentsRouter } from "./routes/agents.js";
 import { keysRouter } from "./routes/keys.js";
 import { profilesRouter } from "./routes/profiles.js";
 import { runFilesRouter } from "./routes/run-files.js";
@@ -48,6 +51,7 @@ import { streamsRouter } from "./routes/streams.js";
 import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
 import { webhooksRouter } from "./routes/webhooks.js";
+import type { RunSecrets } from "./secrets/run-secrets.js";
 import { SkillChecker } from "./skills/skill-checker.js";
 
 /** What the HTTP app is built from; main wiring and tests each supply their own. */
@@ -69,6 +73,13 @@ export interface AppDeps {
   webhooks: WebhookRepository;
   /** The owners' change feeds of runs. */
   runChanges: RunChangeRepository;
+  /** Agents on owners' machines, and the writes they make to the runs they hold. */
+  agents: AgentRepository;
+  runExecution: RunExecutionRepository;
+  /** Opens a run's secrets for the agent that claimed it. */
+  runSecrets: RunSecrets;
+  /** Tells of runs queued (RunSignals.onQueued): agents' waiting claims look again. */
+  queuedWakes: (listener: () => void) => () => void;
   /** Schedules and their ticks. */
   schedules: ScheduleRepository;
   /** Where webhook deliveries may be sent (the rules of runs' `http` steps). */
@@ -103,6 +114,8 @@ export interface AppDeps {
     eventStream: StreamOptions;
     /** SCHEDULE_MIN_INTERVAL_SECONDS, in ms. */
     scheduleMinIntervalMs: number;
+    /** WORKER_LEASE_SECONDS, in ms: agents' claims hold as long as workers'. */
+    leaseMs: number;
   };
   /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
   shutdown: AbortSignal;
@@ -236,6 +249,19 @@ export function createApp(deps: AppDeps): Express {
   app.use("/v1", profilesRouter(deps.profiles));
   app.use("/v1", webhooksRouter({ webhooks: deps.webhooks, network: deps.network }));
   app.use("/v1", keysRouter(deps.apiKeys));
+  app.use(
+    "/v1",
+    agentsRouter({
+      agents: deps.agents,
+      execution: deps.runExecution,
+      runSecrets: deps.runSecrets,
+      queuedWakes: deps.queuedWakes,
+      clock: deps.clock,
+      logger: deps.logger,
+      shutdown: deps.shutdown,
+      leaseMs: deps.config.leaseMs,
+    }),
+  );
   app.use(
     "/v1",
     schedulesRouter({

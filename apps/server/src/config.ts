@@ -286,6 +286,8 @@ const ConfigSchema = z.object({
   // How many schedules one owner may have; past it `POST /v1/schedule` is a 422.
   SCHEDULES_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(100),
   // --- end of schedules ---
+  // `skillrun agent` only: the API key (scope `agent`) it calls the server with.
+  SKILLRUN_API_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

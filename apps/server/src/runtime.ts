@@ -232,11 +232,13 @@ interface Listening {
 
 /** The HTTP app, from the shared parts (and what `overrides.app` changes of its dependencies). */
 function buildApp(
-  { config, overrides, logger, clock, db, signals, repos, fileStore }: RuntimeParts,
+  { config, overrides, logger, clock, db, signals, repos, fileStore, secretBox }: RuntimeParts,
   serving: { network: NetworkPolicy; shutdown: AbortSignal; listening: Listening },
 ): Express {
   const deps: AppDeps = {
     ...repos,
+    runSecrets: new RunSecrets(repos.secrets, secretBox),
+    queuedWakes: (listener) => signals.onQueued(listener),
     fileStore,
     clock,
     logger,
@@ -265,6 +267,7 @@ function buildApp(
         maxBufferedBytes: config.STREAM_MAX_BUFFERED_BYTES,
       },
       scheduleMinIntervalMs: config.SCHEDULE_MIN_INTERVAL_SECONDS * 1000,
+      leaseMs: config.WORKER_LEASE_SECONDS * 1000,
     },
     shutdown: serving.shutdown,
     streamWakes: (listener) => signals.onStreamWake(listener),

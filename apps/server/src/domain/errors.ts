@@ -330,3 +330,21 @@ export class ScheduleInputsInvalid extends AppError {
     super(message);
   }
 }
+
+/** An agent that speaks another version of the agent protocol than this server. */
+export class AgentProtocolMismatch extends AppError {
+  readonly status = 426;
+  constructor(server: string, agent: string) {
+    super(
+      `This server speaks agent protocol ${server}, the agent protocol ${agent}: use an agent of the server's version`,
+    );
+  }
+}
+
+/** An agent's write to a run it does not hold (fenced: nothing was written). */
+export class AgentRunNotHeld extends AppError {
+  readonly status = 409;
+  constructor(state: string) {
+    super(`This agent does not hold the run: ${state}`);
+  }
+}

@@ -89,7 +89,11 @@ export function runsRouter(deps: {
       const { inputs, concurrency, profile } = await checkedToRun(owner, found, req.body.inputs);
       // After the checks: a 429 says that this very request would have been queued.
       if (await runs.queueFull(owner)) throw new QueueFull();
-      const run = { owner, skill: found.skill, inputs, concurrency, profile };
+      const client =
+        req.body.environment === "client"
+          ? { timeoutMs: await skills.timeoutMsOf(owner, found.skill.id) }
+          : null;
+      const run = { owner, skill: found.skill, inputs, concurrency, profile, client };
       if (idempotency) return answerKeyed(await runs.createOnce(run, idempotency));
       res.json(withVideoUrl(req, await runs.create(run)));
     }),

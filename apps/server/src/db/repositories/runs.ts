@@ -43,6 +43,11 @@ export interface NewRun {
   concurrency?: { limit: number; key: string | null } | null;
   /** The skill's browser profile, its name rendered against the inputs (see RunProfileChoice). */
   profile?: RunProfileChoice | null;
+  /**
+   * `client`: the run waits for an agent of its owner, at most `clientTimeoutMs` (its skill's
+   * time limit) from now. Absent: `cloud`.
+   */
+  client?: { timeoutMs: number } | null;
 }
 
 /** A run's browser profile: its name, and when the run saves it (null: it only reads it). */
@@ -151,6 +156,7 @@ export class RunRepository {
       ...[row.owner, row.skillId, row.concurrencyKey, row.profile],
     ]);
     const columns = {
+      environment: row.environment,
       concurrency_limit: row.concurrencyLimit,
       concurrency_key: row.concurrencyKey,
       owner_holding: counts?.owner_holding ?? 0,
@@ -301,6 +307,8 @@ export function newRunRow(box: SecretBox, id: string, now: Date, input: NewRun):
     concurrencyKey: input.concurrency?.key ?? null,
     profile: input.profile?.name ?? null,
     profileSave: input.profile?.save ?? null,
+    environment: input.client ? "client" : "cloud",
+    queuedUntil: input.client ? new Date(now.getTime() + input.client.timeoutMs) : null,
   };
 }
 
@@ -309,7 +317,6 @@ function queuedRun(row: NewRunRow) {
   return {
     ...row,
     state: null,
-    environment: "cloud",
     data: null,
     endTime: null,
     skillVersion: null,

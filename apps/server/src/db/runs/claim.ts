@@ -7,6 +7,8 @@ import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import { insertRunChange } from "./changes.js";
 import { insertEvents } from "./record.js";
 import {
+  AGENT_CLAIM_POSTGRES,
+  AGENT_CLAIM_SQLITE,
   CLAIM_POSTGRES,
   CLAIM_SQLITE,
   claimParked,
@@ -50,6 +52,8 @@ export interface ClaimedRun {
    * reads it); null when its skill names none.
    */
   profile: { name: string; save: "on_success" | "always" | null } | null;
+  /** A client run's time limit (it counted while the run waited); null for a cloud run. */
+  queuedUntil: Date | null;
 }
 
 /** How a worker finds one of its runs when it looks (cancelled, or taken from it). */
@@ -74,6 +78,7 @@ type ClaimedRow = {
   active_ms: number | bigint;
   profile: string | null;
   profile_save: string | null;
+  queued_until: Date | string | null;
   /** The skill's stored definition, read by the statement that named its version. */
   definition: string | null;
 };
@@ -96,19 +101,25 @@ export async function claim(
   now: Date,
   leaseExpiresAt: Date,
   ownerMaxRunning: number | null,
+  /** An agent's claim: only client runs of this owner (agents' runs are never parked). */
+  agent?: { owner: string; name: string },
 ): Promise<ClaimedRun | null> {
-  const parked = await claimParkedRun(db, workerId, now, leaseExpiresAt);
-  if (parked !== null) return parked;
-  const message = `claimed by worker ${workerId}`;
-  const detail = { worker: workerId };
+  if (agent === undefined) {
+    const parked = await claimParkedRun(db, workerId, now, leaseExpiresAt);
+    if (parked !== null) return parked;
+  }
+  const message =
+    agent === undefined ? `claimed by worker ${workerId}` : `claimed by agent ${agent.name}`;
+  const detail = agent === undefined ? { worker: workerId } : { agent: agent.name };
   const ownerLimit = ownerMaxRunning ?? NO_OWNER_LIMIT;
+  const limits = agent === undefined ? [ownerLimit] : [ownerLimit, agent.owner];
   if (db.flavour === "postgres") {
     // Claims one at a time, so that the limits' counts include every claim before this one
     // (docs/decisions/0043-queue-limits-counted-at-claim.md).
     const rows = await db.direct.run(function* (): TransactionPlan<ClaimedRow[]> {
       yield* query(LOCK_CLAIMS, []);
-      const claimed = yield* query<ClaimedRow>(CLAIM_POSTGRES, [
-        ...[workerId, leaseExpiresAt, ownerLimit],
+      const claimed = yield* query<ClaimedRow>(agent ? AGENT_CLAIM_POSTGRES : CLAIM_POSTGRES, [
+        ...[workerId, leaseExpiresAt, ...limits],
         ...[now, message, toJsonColumn(detail), now],
       ]);
       return claimed.rows;
@@ -120,7 +131,9 @@ export async function claim(
   // (SQLite busy under many worker processes) undoes the claim, instead of leaving the run held
   // and not executed until its lease ran out and it was taken again as a lost worker's run.
   return db.direct.run(function* (): TransactionPlan<ClaimedRun | null> {
-    const { rows } = yield* query<ClaimedRow>(CLAIM_SQLITE, [workerId, leaseExpiresAt, ownerLimit]);
+    const { rows } = yield* query<ClaimedRow>(agent ? AGENT_CLAIM_SQLITE : CLAIM_SQLITE, [
+      ...[workerId, leaseExpiresAt, ...limits],
+    ]);
     const row = rows[0];
     if (row === undefined) return null;
     yield* query(MARK_SERVED, [row.owner]);
@@ -242,6 +255,7 @@ function claimedRun(
     woken: false,
     calledSkills,
     profile: row.profile === null ? null : { name: row.profile, save: profileSaveOf(row) },
+    queuedUntil: row.queued_until === null ? null : new Date(row.queued_until),
   };
 }
 

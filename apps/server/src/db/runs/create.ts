@@ -26,6 +26,10 @@ export interface NewRunRow {
   profile: string | null;
   /** When the run saves its profile; null when it only reads it (or has none). */
   profileSave: "on_success" | "always" | null;
+  /** Where the run executes: on the workers (`cloud`) or on an agent of its owner (`client`). */
+  environment: "cloud" | "client";
+  /** A `client` run's time limit while it waits queued for an agent; null for a cloud run. */
+  queuedUntil: Date | null;
 }
 
 /** An owner's idempotency key as taken for a new run. */
@@ -57,8 +61,9 @@ export function newRunStatements(row: NewRunRow): SqlStatement[] {
       sql: INSERT_RUN,
       params: [
         ...[row.id, row.owner, row.skillId, row.name],
-        ...[row.inputs, row.secretInputs, row.createdAt, row.startTime],
+        ...[row.environment, row.inputs, row.secretInputs, row.createdAt, row.startTime],
         ...[row.concurrencyLimit, row.concurrencyKey, row.profile, row.profileSave],
+        row.queuedUntil,
       ],
     },
   ];
