@@ -116,6 +116,8 @@ export interface AppDeps {
     scheduleMinIntervalMs: number;
     /** WORKER_LEASE_SECONDS, in ms: agents' claims hold as long as workers'. */
     leaseMs: number;
+    /** RUN_FILES_MAX_BYTES: what one run's files (an agent's too) may hold together. */
+    runFilesMaxBytes: number;
   };
   /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
   shutdown: AbortSignal;
@@ -260,6 +262,12 @@ export function createApp(deps: AppDeps): Express {
       logger: deps.logger,
       shutdown: deps.shutdown,
       leaseMs: deps.config.leaseMs,
+      files: {
+        store: deps.fileStore,
+        runFiles: deps.runFiles,
+        runFilesMaxBytes: deps.config.runFilesMaxBytes,
+        quotaBytes: deps.uploads.quotaBytes,
+      },
     }),
   );
   app.use(

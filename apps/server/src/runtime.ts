@@ -268,6 +268,7 @@ function buildApp(
       },
       scheduleMinIntervalMs: config.SCHEDULE_MIN_INTERVAL_SECONDS * 1000,
       leaseMs: config.WORKER_LEASE_SECONDS * 1000,
+      runFilesMaxBytes: config.RUN_FILES_MAX_BYTES,
     },
     shutdown: serving.shutdown,
     streamWakes: (listener) => signals.onStreamWake(listener),

@@ -1006,6 +1006,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent/run/{id}/files/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store a file of a held run
+         * @description Stores a file the run made on the agent (a download, a screenshot, a saved body) as the
+         *     run's file `name`, as a worker's run files are kept: listed by `GET /run/{id}/files`,
+         *     counted in the owner's storage, removed by retention. The body is multipart with the one
+         *     part `file` (its `Content-Type` is kept). Sent again under the same name, it replaces the
+         *     file. Fenced as the events are.
+         */
+        put: operations["agentPutRunFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/run/{id}/video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store the video of a held run
+         * @description Stores the run's video (WebM, the part `file` of a multipart body) as a worker's is kept:
+         *     `GET /run/{id}/video_url` gives its address. Sent before the run's end; fenced as the
+         *     events are.
+         */
+        put: operations["agentPutRunVideo"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/list": {
         parameters: {
             query?: never;
@@ -2107,6 +2153,19 @@ export interface components {
             };
         };
         /**
+         * @description The file is not kept: larger than `FILE_MAX_BYTES`, or it would take the run's files past
+         *     `RUN_FILES_MAX_BYTES`, or the owner's stored files past `OWNER_STORAGE_MAX_BYTES`.
+         *     Nothing of it is kept.
+         */
+        AgentFileRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /**
          * @description The agent does not hold the run (another agent does, it was cancelled or has ended, or its
          *     lease ran out and it was recovered); nothing was written. The agent stops the run.
          */
@@ -2317,6 +2376,8 @@ export interface components {
          *     a 426 that names both.
          */
         AgentProtocol: string;
+        /** @description The agent's id, as it claimed the run. */
+        AgentIdQuery: components["schemas"]["AgentId"];
         /** @description The skill's id, e.g. `skill_price_check`. */
         SkillId: string;
         /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
@@ -4200,6 +4261,94 @@ export interface operations {
             404: components["responses"]["RunNotFound"];
             409: components["responses"]["AgentRunNotHeld"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            426: components["responses"]["AgentProtocolMismatch"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    agentPutRunFile: {
+        parameters: {
+            query: {
+                /** @description The agent's id, as it claimed the run. */
+                agent_id: components["parameters"]["AgentIdQuery"];
+            };
+            header: {
+                /**
+                 * @description The version of the agent protocol the agent speaks; this server speaks `1`. Any other is
+                 *     a 426 that names both.
+                 */
+                "Skillrun-Agent-Protocol": components["parameters"]["AgentProtocol"];
+            };
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+                /** @description The file's name in the run (a run file's name, e.g. `report.csv`). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeAgent"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["AgentRunNotHeld"];
+            413: components["responses"]["AgentFileRefused"];
+            422: components["responses"]["ValidationFailed"];
+            426: components["responses"]["AgentProtocolMismatch"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    agentPutRunVideo: {
+        parameters: {
+            query: {
+                /** @description The agent's id, as it claimed the run. */
+                agent_id: components["parameters"]["AgentIdQuery"];
+            };
+            header: {
+                /**
+                 * @description The version of the agent protocol the agent speaks; this server speaks `1`. Any other is
+                 *     a 426 that names both.
+                 */
+                "Skillrun-Agent-Protocol": components["parameters"]["AgentProtocol"];
+            };
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeAgent"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["AgentRunNotHeld"];
+            413: components["responses"]["AgentFileRefused"];
             422: components["responses"]["ValidationFailed"];
             426: components["responses"]["AgentProtocolMismatch"];
             429: components["responses"]["RateLimited"];

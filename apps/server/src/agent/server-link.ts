@@ -1,6 +1,5 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { Readable } from "node:stream";
+import { openAsBlob } from "node:fs";
+import { basename } from "node:path";
 import type { components } from "@skillrun/contract";
 import { AGENT_PROTOCOL, AGENT_PROTOCOL_HEADER } from "../agent-api/protocol.js";
 
@@ -87,15 +86,17 @@ export class ServerLink {
   }
 
   /**
-   * Uploads a file of a run the agent holds (`what`: `files/<name>` or `video`), streamed from
-   * disk; `contentType` is the file's media type.
+   * Uploads a file of a run the agent holds (`what`: `files/<name>` or `video`) as the part
+   * `file` of a multipart body, streamed from disk with its media type.
    */
   async put(runId: string, what: string, path: string, contentType: string): Promise<void> {
-    const size = (await stat(path)).size;
+    const form = new FormData();
+    form.append("file", await openAsBlob(path, { type: contentType }), basename(path));
+    const query = `agent_id=${encodeURIComponent(this.agent.id)}`;
     await this.call(
       "PUT",
-      `/agent/run/${encodeURIComponent(runId)}/${what}?agent_id=${this.agent.id}`,
-      { stream: Readable.toWeb(createReadStream(path)) as ReadableStream, size, contentType },
+      `/agent/run/${encodeURIComponent(runId)}/${what}?${query}`,
+      form,
       AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
     );
   }
@@ -106,19 +107,18 @@ export class ServerLink {
     body: unknown,
     signal: AbortSignal,
   ): Promise<Response> {
-    const upload = isUpload(body) ? body : null;
+    const form = body instanceof FormData;
     const response = await fetch(`${this.base}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${this.key}`,
-        "content-type": upload?.contentType ?? "application/json",
-        ...(upload && { "content-length": String(upload.size) }),
+        // A form's content type (with its boundary) is fetch's to set.
+        ...(!form && { "content-type": "application/json" }),
         [AGENT_PROTOCOL_HEADER]: AGENT_PROTOCOL,
       },
-      body: upload ? upload.stream : JSON.stringify(body),
+      body: form ? body : JSON.stringify(body),
       signal,
-      ...(upload && { duplex: "half" }),
-    } as RequestInit);
+    });
     if (response.ok) return response;
     const detail = await detailOf(response);
     if (response.status === 426) throw new ProtocolRefused(detail);
@@ -128,17 +128,6 @@ export class ServerLink {
     if (response.status === 409) throw new RunNotHeld(detail);
     throw new Error(`${method} ${path} answered ${response.status}: ${detail}`);
   }
-}
-
-/** A file's body for `call`. */
-interface Upload {
-  stream: ReadableStream;
-  size: number;
-  contentType: string;
-}
-
-function isUpload(body: unknown): body is Upload {
-  return typeof body === "object" && body !== null && "stream" in body;
 }
 
 // An upload (a video of a long run) may take a while on a slow line.

@@ -348,3 +348,13 @@ export class AgentRunNotHeld extends AppError {
     super(`This agent does not hold the run: ${state}`);
   }
 }
+
+/** An agent's file that would take its run's files past RUN_FILES_MAX_BYTES. */
+export class RunFilesQuotaExceeded extends AppError {
+  readonly status = 413;
+  constructor(limitBytes: number) {
+    super(
+      `The run's files would take more than RUN_FILES_MAX_BYTES: ${formatBytes(limitBytes)} (${limitBytes} bytes)`,
+    );
+  }
+}

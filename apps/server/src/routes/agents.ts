@@ -1,3 +1,4 @@
+import { mkdir, rename, rm } from "node:fs/promises";
 import express, { type Request, type Response, type Router } from "express";
 import type { Logger } from "pino";
 import { runEventsOf, stepOf } from "../agent-api/agent-events.js";
@@ -14,12 +15,22 @@ import {
 } from "../db/repositories/agents.js";
 import type { NewRunEvent } from "../db/repositories/run-events.js";
 import type { Holder, RunExecutionRepository } from "../db/repositories/run-execution.js";
+import type { RunFileRepository } from "../db/repositories/run-files.js";
 import type { Clock } from "../domain/clock.js";
-import { AgentProtocolMismatch, AgentRunNotHeld, RunNotFound } from "../domain/errors.js";
+import {
+  AgentProtocolMismatch,
+  AgentRunNotHeld,
+  RequestInvalid,
+  RunFilesQuotaExceeded,
+  RunNotFound,
+  StorageQuotaExceeded,
+} from "../domain/errors.js";
 import type { PausedFor } from "../domain/paused-for.js";
 import { describedState, type StoredRunState } from "../domain/run-state-machine.js";
+import type { FileStore } from "../files/file-store.js";
 import { ownerOf } from "../http/auth.js";
 import { type BodyOf, operation } from "../http/operation.js";
+import { type ReceivedFile, receivedFile } from "../http/upload-body.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
 import { pausedEventOf, resumedEventOf, unpausedEventOf } from "../worker/run-pause.js";
 import { DEFAULT_WORKER_OPTIONS } from "../worker/worker.js";
@@ -37,6 +48,23 @@ export interface AgentsRouterDeps {
   shutdown: AbortSignal;
   /** How long an agent's claim holds without a call (renewed by each events call). */
   leaseMs: number;
+  /** Where agents' run files and videos are kept, and their limits. */
+  files: {
+    store: FileStore;
+    runFiles: RunFileRepository;
+    /** RUN_FILES_MAX_BYTES: all of one run's files together. */
+    runFilesMaxBytes: number;
+    /** OWNER_STORAGE_MAX_BYTES, named in a refusal; null when there is none. */
+    quotaBytes: number | null;
+  };
+}
+
+/** The file an agent's multipart body brought (http/upload-body.ts took it to disk). */
+function fileOf(req: Request): ReceivedFile {
+  const received = receivedFile(req);
+  // The spec requires the part `file`; the reader kept it unless the store failed.
+  if (received === undefined) throw new Error("the uploaded file was not received");
+  return received;
 }
 
 // A waiting claim looks again at least this often: a run another server queued on SQLite (no
@@ -51,7 +79,7 @@ const CLAIM_POLL_MS = 1000;
  */
 export function agentsRouter(deps: AgentsRouterDeps): Router {
   const router = express.Router();
-  const { agents, execution, clock } = deps;
+  const { agents, execution, clock, files } = deps;
 
   router.post(
     "/agent/claim",
@@ -112,6 +140,60 @@ export function agentsRouter(deps: AgentsRouterDeps): Router {
       const after = await agents.runOf(holder.runId);
       if (!ended) throw notHeld(after);
       res.json({ state: after?.state ?? null, pause_requested: false });
+    }),
+  );
+
+  router.put(
+    "/agent/run/:id/files/:name",
+    operation("agentPutRunFile", async (req, res) => {
+      checkProtocol(req, res);
+      const { holder, run } = await heldRun(req, req.query.agent_id);
+      const name = req.params.name;
+      const target = files.store.runFilePathOf(holder.runId, name);
+      if (target === null) {
+        throw new RequestInvalid([
+          {
+            loc: ["path", "name"],
+            msg: "Value error, not a run file's name (no separators, no leading dot, no control characters)",
+            type: "value_error",
+          },
+        ]);
+      }
+      const received = fileOf(req);
+      const kept = (await files.runFiles.list(run.owner, holder.runId)) ?? [];
+      const others = kept.filter((file) => file.name !== name);
+      const total = others.reduce((sum, file) => sum + file.bytes, 0) + received.bytes;
+      if (total > files.runFilesMaxBytes) throw new RunFilesQuotaExceeded(files.runFilesMaxBytes);
+      await mkdir(files.store.filesDirOf(holder.runId), { recursive: true, mode: 0o700 });
+      await rename(received.path, target);
+      const recorded = await files.runFiles.record(holder.runId, {
+        name,
+        bytes: received.bytes,
+        content_type: received.mediaType,
+        sha256: received.sha256,
+        created_at: clock.now().toISOString(),
+      });
+      if (!recorded) {
+        await rm(target, { force: true });
+        throw new StorageQuotaExceeded(files.quotaBytes ?? 0);
+      }
+      res.status(204).end();
+    }),
+  );
+
+  router.put(
+    "/agent/run/:id/video",
+    operation("agentPutRunVideo", async (req, res) => {
+      checkProtocol(req, res);
+      const { holder, run } = await heldRun(req, req.query.agent_id);
+      const received = fileOf(req);
+      const target = await files.store.pathForWriting(holder.runId);
+      await rename(received.path, target);
+      if (!(await files.runFiles.recordVideo(holder.runId, run.owner, received.bytes))) {
+        await rm(target, { force: true });
+        throw new StorageQuotaExceeded(files.quotaBytes ?? 0);
+      }
+      res.status(204).end();
     }),
   );
 
