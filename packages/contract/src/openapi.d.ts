@@ -2174,11 +2174,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "detail": "This agent does not hold the run: it is in state cancel"
-                 *     }
-                 */
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };

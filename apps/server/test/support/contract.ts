@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toRunEventRow } from "../../src/db/repositories/run-events.js";
 import { startTestServer } from "../../src/test-support/test-server.js";
+import { AGENT_SKILL_YAML } from "./contract-agents.js";
 import {
   ALICE_SKILL,
   BOB_SKILL,
@@ -12,6 +13,7 @@ import {
   table,
 } from "./contract-table.js";
 import {
+  failingAgents,
   failingKeyOperations,
   failingProfiles,
   failingRunChanges,
@@ -54,6 +56,14 @@ export const CONTRACT_RESOURCES = {
     "redeliverWebhook",
   ],
   keys: ["createKey", "listKeys", "deleteKey"],
+  agents: [
+    "agentClaim",
+    "agentRunEvents",
+    "agentRunEnd",
+    "agentPutRunFile",
+    "agentPutRunVideo",
+    "listAgents",
+  ],
   schedules: [
     "createSchedule",
     "listSchedules",
@@ -145,6 +155,7 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
           schedules: failingSchedules,
           runChanges: failingRunChanges,
           apiKeys: failingKeyOperations(deps.apiKeys),
+          agents: failingAgents,
         }),
       });
       ctx.limited = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: "1" } });
@@ -157,6 +168,7 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
         ]),
       ]);
       await ctx.main.importSkills("bob", [skillRecord(BOB_SKILL, "Bob's")]);
+      await ctx.main.importSkillYaml("alice", AGENT_SKILL_YAML);
       ctx.aliceRun = await newRun(ctx);
       // Written as a worker writes them, straight into the log: no worker holds this run.
       await ctx.main.db.prisma.runEvent.createMany({
