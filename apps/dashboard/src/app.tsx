@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiProvider } from "./api/api-context.js";
 import { clientFor, storedKey } from "./api/session.js";
 import { useRunStream } from "./live/run-stream.js";
+import { AgentsPage } from "./pages/agents/agents-page.js";
 import { RunPage } from "./pages/run/run-page.js";
 import { RunsPage } from "./pages/runs/runs-page.js";
 import { SignIn } from "./pages/sign-in.js";
@@ -55,6 +56,7 @@ const SECTIONS = [
   { to: "/", label: "Runs", matches: (path: string) => path === "/" || path.startsWith("/runs") },
   { to: "/skills", label: "Skills", matches: (path: string) => path.startsWith("/skills") },
   { to: "/webhooks", label: "Webhooks", matches: (path: string) => path.startsWith("/webhooks") },
+  { to: "/agents", label: "Agents", matches: (path: string) => path.startsWith("/agents") },
 ];
 
 function Shell(props: { onSignOut: () => void }) {
@@ -104,6 +106,7 @@ function Page(props: { path: string }) {
   if (parts[0] === "skills" && parts[1]) return <SkillPage id={parts[1]} />;
   if (parts[0] === "skills") return <SkillsPage />;
   if (parts[0] === "webhooks") return <WebhooksPage />;
+  if (parts[0] === "agents") return <AgentsPage />;
   return (
     <section>
       <h1>Not found</h1>
