@@ -151,6 +151,26 @@ describe("runs on the user's machine", () => {
     expect((await client.get(run.id)).state).toBe("cancel");
   });
 
+  it("a client run no agent takes within its time limit ends in timeout", async () => {
+    const server = await startTestServer({ worker: { pollMs: 50, leaseMs: 1000 } });
+    servers.push(server);
+    await server.importSkillYaml(
+      "alice",
+      "id: skill_brief\nname: Brief\ntimeout: 2s\nsteps:\n  - log: x\n",
+    );
+    const client = new RunClient(server.origin, await server.keyFor("alice"));
+    const run = await startClientRun(client, "skill_brief");
+    const ended = await client.ended(run.id);
+    expect(ended).toMatchObject({ state: "timeout", environment: "client", waiting_for: null });
+    expect((ended.data?.error as { message: string }).message).toBe(
+      "no agent took the run within its time limit; it waited for an agent since it started",
+    );
+    expect(
+      Date.parse(ended.end_time as string) - Date.parse(ended.start_time),
+    ).toBeGreaterThanOrEqual(2000);
+    expect(typesOf(await client.events(run.id))).toEqual(["run_timed_out"]);
+  });
+
   it("the agent's key reads nothing but the agent endpoints", async () => {
     const { server, client, agentKey } = await setUp();
     const run = await startClientRun(client, "skill_greet", { who: "Ada", pin: "1234" });
