@@ -36,7 +36,8 @@ export interface paths {
          *     `Idempotent-Replayed: true`. Requests sent at the same time with one key start one run
          *     between them. The same key with a different body is a 422 at
          *     `["header", "idempotency-key"]`, type `idempotency_key_reused`. Bodies are compared on
-         *     `skill_id` and `inputs` as sent (key order aside; absent or null `inputs` count as `{}`).
+         *     `skill_id`, `inputs` as sent and `environment` (key order aside; absent or null `inputs`
+         *     count as `{}`, absent or null `environment` as `cloud`).
          *     Keys belong to the caller's owner; a request that fails binds no key. Without the
          *     header, every request starts a run.
          */
