@@ -48,9 +48,10 @@ export interface AgentRunDeps {
   files: RunFiles;
 }
 
-// How often the agent looks at each of its runs (and renews its lease): well within the second a
-// cancel or a pause may take to reach the run.
-const WATCH_MS = 250;
+// How often the agent looks at each of its runs (and renews its lease): within the second a
+// cancel or a pause may take to reach the run, and at 120 calls a minute a run, well inside an
+// owner's RATE_LIMIT_PER_MINUTE (1,200 by default) for a few runs at once.
+const WATCH_MS = 500;
 
 // How long the agent keeps trying to report a run's ending before it gives up (the run's lease
 // then runs out and the server recovers it as a lost agent's).
