@@ -135,7 +135,7 @@ describe("browser runs on an agent", () => {
     // Lost after a step with effects (the goto): not re-run, at most once.
     const ended = await client.ended(lost.id, 30_000);
     expect(ended.state).toBe("reset");
-    expect((ended.data?.error as { message: string }).message).toMatch(
+    expect((ended.data as { error: { message: string } }).error.message).toMatch(
       /^worker lost during step nap; not re-run because it may have had effects \(worker agent:agent_/,
     );
 

@@ -162,7 +162,7 @@ describe("runs on the user's machine", () => {
     const run = await startClientRun(client, "skill_brief");
     const ended = await client.ended(run.id);
     expect(ended).toMatchObject({ state: "timeout", environment: "client", waiting_for: null });
-    expect((ended.data?.error as { message: string }).message).toBe(
+    expect((ended.data as { error: { message: string } }).error.message).toBe(
       "no agent took the run within its time limit; it waited for an agent since it started",
     );
     expect(

@@ -43,6 +43,8 @@ interface Stored {
   attempts: number;
   data: string | null;
   effectsStep: string | null;
+  environment: string | null;
+  queuedUntil: Date | null;
 }
 
 /** A run of alice's put in `state`, held by WORKER with an expired lease while unfinished. */
