@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiProvider } from "./api/api-context.js";
 import { clientFor, storedKey } from "./api/session.js";
 import { useRunStream } from "./live/run-stream.js";
+import { AgentsPage } from "./pages/agents/agents-page.js";
 import { KeysPage } from "./pages/keys/keys-page.js";
 import { OverviewPage } from "./pages/overview/overview-page.js";
 import { ProfilesPage } from "./pages/profiles/profiles-page.js";
@@ -69,6 +70,7 @@ const SECTIONS = [
   { to: "/webhooks", label: "Webhooks", matches: (path: string) => path.startsWith("/webhooks") },
   { to: "/secrets", label: "Secrets", matches: (path: string) => path.startsWith("/secrets") },
   { to: "/keys", label: "API keys", matches: (path: string) => path.startsWith("/keys") },
+  { to: "/agents", label: "Agents", matches: (path: string) => path.startsWith("/agents") },
 ];
 
 function Shell(props: { onSignOut: () => void }) {
@@ -123,6 +125,7 @@ function Page(props: { path: string }) {
   if (parts[0] === "secrets") return <SecretsPage />;
   if (parts[0] === "overview") return <OverviewPage />;
   if (parts[0] === "keys") return <KeysPage />;
+  if (parts[0] === "agents") return <AgentsPage />;
   return (
     <section>
       <h1>Not found</h1>

@@ -1,11 +1,13 @@
 import type { NetworkPolicy } from "@skillrun/engine";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
+import type { AgentRepository } from "./db/repositories/agents.js";
 import type { ApiKeyRepository } from "./db/repositories/api-keys.js";
 import type { LiveViewRepository } from "./db/repositories/live-views.js";
 import type { ProfileRepository } from "./db/repositories/profiles.js";
 import type { RunChangeRepository } from "./db/repositories/run-changes.js";
 import type { RunEventRepository } from "./db/repositories/run-events.js";
+import type { RunExecutionRepository } from "./db/repositories/run-execution.js";
 import type { RunFileRepository } from "./db/repositories/run-files.js";
 import type { RunPauseRepository } from "./db/repositories/run-pauses.js";
 import type { RunRepository } from "./db/repositories/runs.js";
@@ -42,6 +44,7 @@ import { countRequests } from "./metrics/http-metrics.js";
 import type { Metrics } from "./metrics/metrics.js";
 import { metricsEndpoint } from "./metrics/metrics-endpoint.js";
 import { paths } from "./paths.js";
+import { agentsRouter } from "./routes/agents.js";
 import { keysRouter } from "./routes/keys.js";
 import { liveViewRouter } from "./routes/live-view.js";
 import { profilesRouter } from "./routes/profiles.js";
@@ -55,6 +58,7 @@ import { streamsRouter } from "./routes/streams.js";
 import { uploadsRouter } from "./routes/uploads.js";
 import { videosRouter } from "./routes/videos.js";
 import { webhooksRouter } from "./routes/webhooks.js";
+import type { RunSecrets } from "./secrets/run-secrets.js";
 import { SkillChecker } from "./skills/skill-checker.js";
 import { requestSpans } from "./tracing/request-spans.js";
 import type { Tracing } from "./tracing/tracing.js";
@@ -80,6 +84,13 @@ export interface AppDeps {
   webhooks: WebhookRepository;
   /** The owners' change feeds of runs. */
   runChanges: RunChangeRepository;
+  /** Agents on owners' machines, and the writes they make to the runs they hold. */
+  agents: AgentRepository;
+  runExecution: RunExecutionRepository;
+  /** Opens a run's secrets for the agent that claimed it. */
+  runSecrets: RunSecrets;
+  /** Tells of runs queued (RunSignals.onQueued): agents' waiting claims look again. */
+  queuedWakes: (listener: () => void) => () => void;
   /** Schedules and their ticks. */
   schedules: ScheduleRepository;
   /** Where webhook deliveries may be sent (the rules of runs' `http` steps). */
@@ -122,6 +133,10 @@ export interface AppDeps {
     liveView?: LiveViewOptions;
     /** METRICS_TOKEN: the bearer GET /metrics asks for; unset, loopback only. */
     metricsToken: string | undefined;
+    /** WORKER_LEASE_SECONDS, in ms: agents' claims hold as long as workers'. */
+    leaseMs: number;
+    /** RUN_FILES_MAX_BYTES: what one run's files (an agent's too) may hold together. */
+    runFilesMaxBytes: number;
   };
   /** Aborted when the server begins to shut down: live streams end, so draining can finish. */
   shutdown: AbortSignal;
@@ -282,6 +297,25 @@ export function createApp(deps: AppDeps): Express {
   app.use("/v1", profilesRouter(deps.profiles));
   app.use("/v1", webhooksRouter({ webhooks: deps.webhooks, network: deps.network }));
   app.use("/v1", keysRouter(deps.apiKeys));
+  app.use(
+    "/v1",
+    agentsRouter({
+      agents: deps.agents,
+      execution: deps.runExecution,
+      runSecrets: deps.runSecrets,
+      queuedWakes: deps.queuedWakes,
+      clock: deps.clock,
+      logger: deps.logger,
+      shutdown: deps.shutdown,
+      leaseMs: deps.config.leaseMs,
+      files: {
+        store: deps.fileStore,
+        runFiles: deps.runFiles,
+        runFilesMaxBytes: deps.config.runFilesMaxBytes,
+        quotaBytes: deps.uploads.quotaBytes,
+      },
+    }),
+  );
   app.use(
     "/v1",
     schedulesRouter({

@@ -302,6 +302,8 @@ const ConfigSchema = z.object({
   // The `service.name` of the spans this process sends.
   OTEL_SERVICE_NAME: z.string().min(1).max(200).default("skillrun"),
   // --- end of metrics and traces ---
+  // `skillrun agent` only: the API key (scope `agent`) it calls the server with.
+  SKILLRUN_API_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Validate every response against openapi.yaml too (tests turn it on; a failure is a 500).
   VALIDATE_RESPONSES: z

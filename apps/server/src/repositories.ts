@@ -1,4 +1,5 @@
 import type { Database } from "./db/database.js";
+import { AgentRepository } from "./db/repositories/agents.js";
 import { ApiKeyRepository } from "./db/repositories/api-keys.js";
 import { LiveViewRepository } from "./db/repositories/live-views.js";
 import { OwnerStorage } from "./db/repositories/owner-storage.js";
@@ -55,6 +56,8 @@ export interface Repositories {
   webhookDeliveries: WebhookDeliveryRepository;
   /** Schedules and their ticks. */
   schedules: ScheduleRepository;
+  /** Agents on owners' machines. */
+  agents: AgentRepository;
 }
 
 /**
@@ -95,6 +98,7 @@ export function createRepositories(
     retention: new RetentionRepository(db.prisma, db.direct),
     webhooks: new WebhookRepository(db.prisma, db.direct, clock, secretBox),
     webhookDeliveries: new WebhookDeliveryRepository(db.prisma, db.direct, clock),
+    agents: new AgentRepository(db.direct, clock),
     schedules: new ScheduleRepository(
       db.prisma,
       db.direct,

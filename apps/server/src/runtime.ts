@@ -280,6 +280,8 @@ function buildApp(
   const deps: AppDeps = {
     ...repos,
     ...(parts.tracing && { tracing: parts.tracing }),
+    runSecrets: new RunSecrets(repos.secrets, parts.secretBox),
+    queuedWakes: (listener) => signals.onQueued(listener),
     fileStore,
     clock,
     logger,
@@ -310,6 +312,8 @@ function buildApp(
       },
       scheduleMinIntervalMs: config.SCHEDULE_MIN_INTERVAL_SECONDS * 1000,
       metricsToken: config.METRICS_TOKEN,
+      leaseMs: config.WORKER_LEASE_SECONDS * 1000,
+      runFilesMaxBytes: config.RUN_FILES_MAX_BYTES,
     },
     shutdown: serving.shutdown,
     streamWakes: (listener) => signals.onStreamWake(listener),

@@ -103,6 +103,7 @@ describe("a request with an Idempotency-Key", () => {
       { skill_id: ORDER, inputs: { item: "coffee" } },
       { skill_id: ORDER, inputs: { item: "tea", count: 1 } }, // the default, but not as sent
       { skill_id: ORDER, inputs: { item: "tea", pin: PIN } },
+      { skill_id: ORDER, inputs: { item: "tea" }, environment: "client" },
       { skill_id: "skill_other" },
       { skill_id: "skill_unknown" },
     ]) {
@@ -121,6 +122,9 @@ describe("a request with an Idempotency-Key", () => {
     for (const body of [
       { skill_id: "skill_bare", inputs: null },
       { skill_id: "skill_bare", inputs: {} },
+      // `cloud` is what no environment means.
+      { skill_id: "skill_bare", environment: "cloud" },
+      { skill_id: "skill_bare", environment: null },
     ]) {
       expect(runOf(await start(key, body, "k-1")).id).toBe(run.id);
     }

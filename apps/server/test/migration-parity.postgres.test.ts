@@ -277,6 +277,7 @@ describe("migration parity", () => {
     const fromPostgres = await describePostgres(postgres);
     // Guard against comparing two empty descriptions.
     expect(Object.keys(fromSqlite.tables).sort()).toEqual([
+      "agents",
       "api_keys",
       "idempotency_keys",
       "owner_storage",

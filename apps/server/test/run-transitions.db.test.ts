@@ -43,6 +43,8 @@ interface Stored {
   attempts: number;
   data: string | null;
   effectsStep: string | null;
+  environment: string | null;
+  queuedUntil: Date | null;
 }
 
 /** A run of alice's put in `state`, held by WORKER with an expired lease while unfinished. */
@@ -119,10 +121,34 @@ const moves: Move[] = [
     (to): Move => ({
       name: `end in ${to}`,
       to,
+      // Ending is a worker's (or an agent's): it holds the run.
+      onlyFrom: ["play", "pause"],
       perform: (runId, holder) =>
         server.repos.runExecution.end(holder, to, { out: 1 }, event(runId, "run_finished")),
     }),
   ),
+  {
+    name: "time out waiting for an agent",
+    to: "timeout",
+    // Only a queued client run past its time limit (expire-client.ts).
+    onlyFrom: [null],
+    perform: async (runId) => {
+      const { environment, queuedUntil } = await stored(runId);
+      await server.db.prisma.run.update({
+        where: { id: runId },
+        data: { environment: "client", queuedUntil: new Date(now.getTime() - 60_000) },
+      });
+      const expired = await server.repos.runExecution.expireWaitingClientRuns();
+      // Refused, the run is put back as it was, for the comparison with before.
+      if (expired === 0) {
+        await server.db.prisma.run.update({
+          where: { id: runId },
+          data: { environment, queuedUntil },
+        });
+      }
+      return expired === 1;
+    },
+  },
   {
     name: "release to the queue",
     to: null,

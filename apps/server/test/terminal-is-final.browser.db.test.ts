@@ -84,7 +84,11 @@ const event = (runId: string, type: NewRunEvent["type"]): NewRunEvent => ({
  * READS, so that a new write is checked here too.
  */
 const WRITES: Record<string, (holder: Holder) => Promise<unknown>> = {
-  claim: () => server.repos.runExecution.claim(WORKER, 30_000),
+  claim: async () => {
+    await server.repos.runExecution.claim(WORKER, 30_000);
+    // An agent's claim of the owner's client runs.
+    await server.repos.runExecution.claim("agent:late", 30_000, { owner: "alice", name: "late" });
+  },
   renewLeases: (holder) => server.repos.runExecution.renewLeases(WORKER, [holder.runId], 30_000),
   record: async (holder) => {
     const { runExecution } = server.repos;
@@ -125,6 +129,7 @@ const WRITES: Record<string, (holder: Holder) => Promise<unknown>> = {
     }
   },
   expireParked: () => server.repos.runExecution.expireParked(),
+  expireWaitingClientRuns: () => server.repos.runExecution.expireWaitingClientRuns(),
   forgetCheckpoints: (holder) => server.repos.runExecution.forgetCheckpoints(holder.runId),
   pause: async (holder) => {
     const { runExecution, runPauses } = server.repos;

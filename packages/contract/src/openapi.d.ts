@@ -36,7 +36,8 @@ export interface paths {
          *     `Idempotent-Replayed: true`. Requests sent at the same time with one key start one run
          *     between them. The same key with a different body is a 422 at
          *     `["header", "idempotency-key"]`, type `idempotency_key_reused`. Bodies are compared on
-         *     `skill_id` and `inputs` as sent (key order aside; absent or null `inputs` count as `{}`).
+         *     `skill_id`, `inputs` as sent and `environment` (key order aside; absent or null `inputs`
+         *     count as `{}`, absent or null `environment` as `cloud`).
          *     Keys belong to the caller's owner; a request that fails binds no key. Without the
          *     header, every request starts a run.
          */
@@ -1085,6 +1086,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the next client run (an agent's long poll)
+         * @description Called by `skillrun agent` on the owner's machine: takes the oldest queued run of the key's
+         *     owner that was started with `environment: client` (owners' limits and skills'
+         *     `concurrency` apply as for workers) and holds it for the agent for `lease_seconds`. Waits
+         *     up to `wait` seconds for one to be queued; 204 when none came. Every call records the
+         *     agent's contact (`GET /agent/list`).
+         *
+         *     The job is everything the agent needs to execute the run: its skill's definition (and
+         *     those of the skills it calls), its inputs with secret inputs opened, and the values of the
+         *     secrets its skills read. They are sent to this agent only, for this run only: the agent
+         *     keeps them in memory while the run executes, and no other call gives them out again.
+         */
+        post: operations["agentClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/run/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a held run's progress (and renew its lease)
+         * @description Appends a batch of the run's step log (at most 500 events), its data when it changed, and
+         *     the step with effects about to begin, in one transaction, and renews the agent's lease on
+         *     the run. The agent calls it at least every few hundred milliseconds while a run executes,
+         *     with an empty batch when nothing happened: the answer tells it of a cancel or a pause
+         *     asked for, which reach the run within a second.
+         *
+         *     `pause`, `unpause` and `take_resume` move the run between `play` and `pause` as a worker
+         *     does (an `ask`, a requested pause, and the answer a client gave with
+         *     `POST /run/{id}/resume`).
+         *
+         *     Fenced: only the agent that claimed the run (the same `agent_id`, under a key of the run's
+         *     owner), while it still holds it, writes anything; otherwise nothing is written and the
+         *     answer is 409 (the run was cancelled, ended, or its lease ran out and it was recovered).
+         */
+        post: operations["agentRunEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/run/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a held run
+         * @description Writes the run's ending as the agent reports it (`finish`, `reset` with its error,
+         *     `timeout`), with the last events, in one transaction, fenced as the events are. A run a
+         *     client cancelled records where it stopped (`cancel`); `release` puts it back in the queue
+         *     (the agent is shutting down and the run began no step with effects). Once ended, the run
+         *     is no longer the agent's: a repeated end is a 409 and changes nothing.
+         */
+        post: operations["agentRunEnd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/run/{id}/files/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store a file of a held run
+         * @description Stores a file the run made on the agent (a download, a screenshot, a saved body) as the
+         *     run's file `name`, as a worker's run files are kept: listed by `GET /run/{id}/files`,
+         *     counted in the owner's storage, removed by retention. The body is multipart with the one
+         *     part `file` (its `Content-Type` is kept). Sent again under the same name, it replaces the
+         *     file. Fenced as the events are.
+         */
+        put: operations["agentPutRunFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/run/{id}/video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store the video of a held run
+         * @description Stores the run's video (WebM, the part `file` of a multipart body) as a worker's is kept:
+         *     `GET /run/{id}/video_url` gives its address. Sent before the run's end; fenced as the
+         *     events are.
+         */
+        put: operations["agentPutRunVideo"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agents
+         * @description The owner's agents that have called within the last 24 hours, most recently heard from
+         *     first: name, version, last contact, and the runs each holds now. An agent is `connected`
+         *     while it has called within the last 60 seconds (an idle agent calls every 25 seconds or
+         *     so).
+         */
+        get: operations["listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     runEvent: {
@@ -1142,10 +1297,11 @@ export interface components {
          *     names, webhooks, browser profiles described), `runs:write` (start, cancel, pause, resume
          *     runs; uploads), `skills:write`, `secrets:write`, `webhooks:write`, `schedules:write`,
          *     `profiles:write` (import and delete browser profiles), `keys:write` (create, list,
-         *     revoke keys), or `admin` (all of them).
+         *     revoke keys), `agent` (the agent endpoints only: `skillrun agent` takes and executes the
+         *     owner's `environment: client` runs, and reads nothing else), or `admin` (all of them).
          * @enum {string}
          */
-        KeyScope: "admin" | "runs:read" | "runs:write" | "skills:write" | "secrets:write" | "webhooks:write" | "schedules:write" | "profiles:write" | "keys:write";
+        KeyScope: "admin" | "runs:read" | "runs:write" | "skills:write" | "secrets:write" | "webhooks:write" | "schedules:write" | "profiles:write" | "keys:write" | "agent";
         CreateKeyRequest: {
             /**
              * @description What the key is for, shown in the list.
@@ -1183,6 +1339,163 @@ export interface components {
             created_at: string;
             /** @description The key, shown this once: send it as `Authorization: Bearer <key>`. */
             key: string;
+        };
+        /**
+         * @description Chosen by the agent when it starts (`agent_` and 16 to 64 letters, digits, `-` or `_`):
+         *     the runs it claims are held under it.
+         */
+        AgentId: string;
+        AgentClaimRequest: {
+            agent_id: components["schemas"]["AgentId"];
+            /** @description What the agent is called in `GET /agent/list` (the machine's name by default). */
+            name: string;
+            /** @description The agent's Skillrun version. */
+            version: string;
+            /**
+             * @description Seconds to wait for a client run to be queued before answering 204.
+             * @default 25
+             */
+            wait: number;
+        };
+        AgentJob: {
+            run_id: string;
+            skill_id: string;
+            /** @description Which claim of the run this is (2 after an agent was lost and it was re-queued). */
+            attempt: number;
+            /** @description How long the claim holds without a call to `/agent/run/{id}/events`. */
+            lease_seconds: number;
+            /** @description What is left of the run's time limit, which counted while it waited queued. */
+            time_limit_ms: number;
+            /** @description The skill's definition as stored. */
+            definition: {
+                [key: string]: unknown;
+            };
+            /** @description The definitions of the owner's skills the run's `call` steps reach, by id. */
+            skills: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The run's inputs, secret inputs opened. */
+            inputs: {
+                [key: string]: unknown;
+            };
+            /** @description The values of the secrets the run's skills read, by name. */
+            secrets: {
+                [key: string]: string;
+            };
+        };
+        /** @description One entry of the run's step log, as the agent's engine reported it. */
+        AgentEvent: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            type: "run_started" | "step_started" | "step_finished" | "step_failed" | "step_skipped" | "log" | "data_updated" | "video_recorded";
+            step?: components["schemas"]["AgentStepRef"];
+            attempt?: number;
+            duration_ms?: number;
+            /** @enum {string} */
+            level?: "debug" | "info" | "warn" | "error";
+            message?: string;
+            data?: {
+                [key: string]: unknown;
+            };
+            video_offset_ms?: number;
+            /** @description What the step acted on or made (the step log's `detail`). */
+            detail?: string;
+            /** @description The run file the event names (a failed browser step's screenshot). */
+            file?: string;
+        };
+        AgentStepRef: {
+            index: number;
+            id?: string;
+            kind: string;
+            label: string;
+        };
+        AgentEventsRequest: {
+            agent_id: components["schemas"]["AgentId"];
+            events: components["schemas"]["AgentEvent"][];
+            /** @description The run's whole data, when it changed since the last call. */
+            data?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The label of a step with effects about to begin, written before it begins (a run
+             *     whose agent is lost after it is not re-run); null once the run passed a step boundary
+             *     after it. The step begins only after this call answered 200.
+             */
+            effects?: string | null;
+            pause?: components["schemas"]["AgentPause"];
+            /** @description The step waiting for an answer gave up; the run goes back to `play`. */
+            unpause?: boolean;
+            /** @description The run is paused; take the answer a client resumed it with, if any. */
+            take_resume?: boolean;
+        };
+        /** @description The run pauses (written after the batch's events). */
+        AgentPause: {
+            /** @enum {string} */
+            reason: "ask" | "requested";
+            step: components["schemas"]["AgentStepRef"];
+            prompt?: string;
+            schema?: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            expires_at: string;
+        };
+        AgentEndRequest: {
+            agent_id: components["schemas"]["AgentId"];
+            /**
+             * @description How the run ended; `cancel` records where a cancelled run stopped, `release` puts it
+             *     back in the queue.
+             * @enum {string}
+             */
+            state: "finish" | "reset" | "timeout" | "cancel" | "release";
+            /** @description The last events of the step log, written with the ending. */
+            events: components["schemas"]["AgentEvent"][];
+            /** @description The run's data at its end (without `error`). */
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @description For `reset` and `timeout`, where and why. */
+            error?: {
+                step: string | null;
+                message: string;
+            };
+            step?: components["schemas"]["AgentStepRef"];
+            duration_ms?: number;
+        };
+        AgentRunStatus: {
+            /** @description The run's state now. */
+            state: components["schemas"]["RunSessionState"] | null;
+            /** @description A client asked the run to pause before its next step. */
+            pause_requested: boolean;
+            /**
+             * @description For a `pause`: written (`paused`), or not needed because a client resumed first
+             *     (`called_off`), or the run is no longer the agent's.
+             * @enum {string}
+             */
+            paused?: "paused" | "called_off" | "not_held";
+            /** @description For `take_resume`: the answer a client resumed the run with; null while none. */
+            resume?: {
+                answer?: unknown;
+            } | null;
+        };
+        Agent: {
+            id: components["schemas"]["AgentId"];
+            name: string;
+            version: string;
+            /**
+             * Format: date-time
+             * @description When the agent first called.
+             */
+            created_at: string;
+            /** Format: date-time */
+            last_contact_at: string;
+            /** @description It called within the last 60 seconds. */
+            connected: boolean;
+            /** @description The ids of the runs it holds now. */
+            runs: string[];
         };
         /**
          * @description Where a run executes.
@@ -1283,7 +1596,10 @@ export interface components {
             name?: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description Where the run executes; Skillrun's own workers report `cloud`. */
+            /**
+             * @description Where the run executes, as it was started: `cloud` (Skillrun's own workers) or
+             *     `client` (an agent on the owner's machine).
+             */
             environment: components["schemas"]["Environment"] | null;
             /**
              * Format: date-time
@@ -1347,8 +1663,8 @@ export interface components {
              *       are executing
              *     - `profile`: another run that saves the run's browser profile is executing (runs
              *       that save one profile run one at a time; runs that only read it never wait)
-             *     - `agent`: reserved for runs that wait for an agent on the owner's machine; not sent
-             *       yet
+             *     - `agent`: an `environment: client` run waits for an agent of its owner to take it
+             *       (none is connected, or every one is busy)
              */
             waiting_for?: components["schemas"]["WaitingFor"] | null;
         };
@@ -1504,6 +1820,15 @@ export interface components {
             inputs?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * @description Where the run executes: `cloud` (the default; null counts as `cloud`) on Skillrun's
+             *     own workers, or `client` on an agent of the caller's owner (`skillrun agent`, on the
+             *     user's machine). A `client` run waits queued (`waiting_for: agent`) until an agent
+             *     takes it. Its time limit counts from when it was started, waiting included: a `client`
+             *     run no agent took within its skill's `timeout` ends in `timeout`. Cloud workers never
+             *     take a `client` run, and agents never take a `cloud` one.
+             */
+            environment?: components["schemas"]["Environment"] | null;
         };
         PutSecretRequest: {
             /** @description The secret's value (1 to 65,536 characters, no NUL). Never returned. */
@@ -2041,6 +2366,64 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
+        /** @description The caller's key lacks the scope `agent` (nor is it `admin`). */
+        MissingScopeAgent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This API key lacks the scope agent"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /**
+         * @description The agent speaks another version of the agent protocol than this server; nothing was
+         *     done. The agent and the server must be upgraded to versions that speak the same one.
+         */
+        AgentProtocolMismatch: {
+            headers: {
+                /** @description The version this server speaks. */
+                "Skillrun-Agent-Protocol": string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This server speaks agent protocol 1, the agent protocol 2: use an agent of the server's version"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /**
+         * @description The file is not kept: larger than `FILE_MAX_BYTES`, or it would take the run's files past
+         *     `RUN_FILES_MAX_BYTES`, or the owner's stored files past `OWNER_STORAGE_MAX_BYTES`.
+         *     Nothing of it is kept.
+         */
+        AgentFileRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /**
+         * @description The agent does not hold the run (another agent does, it was cancelled or has ended, or its
+         *     lease ran out and it was recovered); nothing was written. The agent stops the run.
+         */
+        AgentRunNotHeld: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
         /**
          * @description The caller's owner has made `RATE_LIMIT_PER_MINUTE` requests (1,200 by default) within
          *     the current minute on this server. `Retry-After` says when the next one is counted again.
@@ -2244,6 +2627,13 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The version of the agent protocol the agent speaks; this server speaks `1`. Any other is
+         *     a 426 that names both.
+         */
+        AgentProtocol: string;
+        /** @description The agent's id, as it claimed the run. */
+        AgentIdQuery: components["schemas"]["AgentId"];
         /** @description The skill's id, e.g. `skill_price_check`. */
         SkillId: string;
         /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
@@ -4258,6 +4648,245 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+        };
+    };
+    agentClaim: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The version of the agent protocol the agent speaks; this server speaks `1`. Any other is
+                 *     a 426 that names both.
+                 */
+                "Skillrun-Agent-Protocol": components["parameters"]["AgentProtocol"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description A run, now held by the agent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentJob"];
+                };
+            };
+            /** @description No client run of the owner was queued within `wait` seconds. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeAgent"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            426: components["responses"]["AgentProtocolMismatch"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    agentRunEvents: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The version of the agent protocol the agent speaks; this server speaks `1`. Any other is
+                 *     a 426 that names both.
+                 */
+                "Skillrun-Agent-Protocol": components["parameters"]["AgentProtocol"];
+            };
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentEventsRequest"];
+            };
+        };
+        responses: {
+            /** @description Written; what the agent should know of the run now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeAgent"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["AgentRunNotHeld"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            426: components["responses"]["AgentProtocolMismatch"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    agentRunEnd: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The version of the agent protocol the agent speaks; this server speaks `1`. Any other is
+                 *     a 426 that names both.
+                 */
+                "Skillrun-Agent-Protocol": components["parameters"]["AgentProtocol"];
+            };
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentEndRequest"];
+            };
+        };
+        responses: {
+            /** @description The run's state after the call. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRunStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeAgent"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["AgentRunNotHeld"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            426: components["responses"]["AgentProtocolMismatch"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    agentPutRunFile: {
+        parameters: {
+            query: {
+                /** @description The agent's id, as it claimed the run. */
+                agent_id: components["parameters"]["AgentIdQuery"];
+            };
+            header: {
+                /**
+                 * @description The version of the agent protocol the agent speaks; this server speaks `1`. Any other is
+                 *     a 426 that names both.
+                 */
+                "Skillrun-Agent-Protocol": components["parameters"]["AgentProtocol"];
+            };
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+                /** @description The file's name in the run (a run file's name, e.g. `report.csv`). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeAgent"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["AgentRunNotHeld"];
+            413: components["responses"]["AgentFileRefused"];
+            422: components["responses"]["ValidationFailed"];
+            426: components["responses"]["AgentProtocolMismatch"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    agentPutRunVideo: {
+        parameters: {
+            query: {
+                /** @description The agent's id, as it claimed the run. */
+                agent_id: components["parameters"]["AgentIdQuery"];
+            };
+            header: {
+                /**
+                 * @description The version of the agent protocol the agent speaks; this server speaks `1`. Any other is
+                 *     a 426 that names both.
+                 */
+                "Skillrun-Agent-Protocol": components["parameters"]["AgentProtocol"];
+            };
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileUpload"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeAgent"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["AgentRunNotHeld"];
+            413: components["responses"]["AgentFileRefused"];
+            422: components["responses"]["ValidationFailed"];
+            426: components["responses"]["AgentProtocolMismatch"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeRunsRead"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -7,6 +7,9 @@ const USAGE = `Usage: skillrun <command>
                                      and prints an API key
   worker                             execute queued runs without serving HTTP (for scaling out)
   migrate                            apply pending database migrations and exit
+  agent --server <url>               execute the owner's environment: client runs on this
+    [--concurrency <n>] [--chromium <path>] [--name <n>]
+                                     machine; the key (scope agent) from SKILLRUN_API_KEY
   keys create --owner <owner>        create an API key (printed once, stored hashed) with
     [--scope <s>]... [--name <n>]    scopes (repeated or a comma list; admin, all, without)
   keys list                          list API keys (id, owner, prefix, scopes, name, created,
@@ -44,6 +47,9 @@ async function main(argv: string[]): Promise<number> {
       scope: { type: "string", multiple: true },
       name: { type: "string" },
       demo: { type: "boolean" },
+      server: { type: "string" },
+      concurrency: { type: "string" },
+      chromium: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -58,6 +64,15 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./serve.js")).serve({ demo: values.demo === true });
     case "worker":
       return (await import("./worker.js")).workerCommand();
+    case "agent":
+      return values.server
+        ? (await import("./agent.js")).agentCommand({
+            server: values.server,
+            ...(values.chromium !== undefined && { chromium: values.chromium }),
+            ...(values.concurrency !== undefined && { concurrency: values.concurrency }),
+            ...(values.name !== undefined && { name: values.name }),
+          })
+        : usageError("agent needs --server <url>");
     case "migrate":
       return (await import("./migrate.js")).migrateCommand();
     case "keys create":

@@ -354,3 +354,31 @@ export class ScheduleInputsInvalid extends AppError {
     super(message);
   }
 }
+
+/** An agent that speaks another version of the agent protocol than this server. */
+export class AgentProtocolMismatch extends AppError {
+  readonly status = 426;
+  constructor(server: string, agent: string) {
+    super(
+      `This server speaks agent protocol ${server}, the agent protocol ${agent}: use an agent of the server's version`,
+    );
+  }
+}
+
+/** An agent's write to a run it does not hold (fenced: nothing was written). */
+export class AgentRunNotHeld extends AppError {
+  readonly status = 409;
+  constructor(state: string) {
+    super(`This agent does not hold the run: ${state}`);
+  }
+}
+
+/** An agent's file that would take its run's files past RUN_FILES_MAX_BYTES. */
+export class RunFilesQuotaExceeded extends AppError {
+  readonly status = 413;
+  constructor(limitBytes: number) {
+    super(
+      `The run's files would take more than RUN_FILES_MAX_BYTES: ${formatBytes(limitBytes)} (${limitBytes} bytes)`,
+    );
+  }
+}

@@ -10,5 +10,8 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
  * a fixed order, and absent or null `inputs` as the `{}` they mean.
  */
 export function requestIdentity(body: components["schemas"]["RunSkillRequest"]): string {
-  return canonicalJson({ skill_id: body.skill_id, inputs: body.inputs ?? {} });
+  // A client run is another request than a cloud one; a cloud request's identity is as it was
+  // before `environment` existed, so keys taken then still match.
+  const client = body.environment === "client" ? { environment: "client" } : {};
+  return canonicalJson({ skill_id: body.skill_id, inputs: body.inputs ?? {}, ...client });
 }

@@ -28,6 +28,7 @@ describe("the run state machine", () => {
       [
         "queued→play",
         "queued→cancel",
+        "queued→timeout",
         "play→pause",
         "play→finish",
         "play→reset",

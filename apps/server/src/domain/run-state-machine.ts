@@ -14,14 +14,15 @@ export const TERMINAL_STATES = [
 /**
  * Every legal move, from → to (docs/api.md "Runs: states"). `null` is the queue:
  * a worker claims a queued run (→ play) and gives it back (→ null) when it shuts down or is
- * found dead. `editing` is never entered by a worker; like every unfinished run it can be
+ * found dead. A queued client run ends in timeout when no agent took it within its time limit.
+ * `editing` is never entered by a worker; like every unfinished run it can be
  * cancelled. Anything not listed here is refused.
  */
 const TRANSITIONS: ReadonlyMap<StoredRunState, readonly StoredRunState[]> = new Map<
   StoredRunState,
   StoredRunState[]
 >([
-  [null, ["play", "cancel"]],
+  [null, ["play", "cancel", "timeout"]],
   ["play", ["pause", "finish", "reset", "cancel", "timeout", null]],
   ["pause", ["play", "reset", "cancel", "timeout", null]],
   ["editing", ["cancel"]],

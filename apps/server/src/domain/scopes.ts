@@ -11,6 +11,7 @@ export const SCOPES = [
   "schedules:write",
   "profiles:write",
   "keys:write",
+  "agent",
 ] as const;
 
 export const ADMIN = "admin";

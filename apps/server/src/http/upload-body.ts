@@ -22,6 +22,9 @@ export interface ReceivedFile {
   mediaType: string;
 }
 
+/** The operations whose multipart body streams to disk here. */
+const UPLOADS = new Set(["uploadFile", "agentPutRunFile", "agentPutRunVideo"]);
+
 /** Temporary names of files being received; retention removes any a crash left behind. */
 export const INCOMING_PREFIX = ".incoming-";
 
@@ -64,7 +67,7 @@ export function receiveUpload(options: { dir: string; maxBytes: number }): Reque
   }).single("file");
 
   return (req, res, next) => {
-    if (operationIdOf(req) !== "uploadFile") {
+    if (!UPLOADS.has(operationIdOf(req) ?? "")) {
       next();
       return;
     }

@@ -92,8 +92,12 @@ export function runsRouter(deps: {
       const { inputs, concurrency, profile } = await checkedToRun(owner, found, req.body.inputs);
       // After the checks: a 429 says that this very request would have been queued.
       if (await runs.queueFull(owner)) throw new QueueFull();
+      const client =
+        req.body.environment === "client"
+          ? { timeoutMs: await skills.timeoutMsOf(owner, found.skill.id) }
+          : null;
       const run = {
-        ...{ owner, skill: found.skill, inputs, concurrency, profile },
+        ...{ owner, skill: found.skill, inputs, concurrency, profile, client },
         // The request's span, which the run's follows (tracing on).
         traceParent: req.traceparent ?? null,
       };

@@ -34,7 +34,8 @@ export class EventWriter {
   private handingOver = false;
 
   constructor(
-    private readonly execution: RunExecutionRepository,
+    /** Where the step log goes: the repository on a worker, over HTTP on an agent. */
+    private readonly execution: Pick<RunExecutionRepository, "record">,
     private readonly holder: Holder,
     private readonly logger: Logger,
     /**

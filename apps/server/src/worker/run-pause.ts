@@ -61,8 +61,11 @@ export class RunWatch {
   }
 }
 
+/** The writes a run's pauses make: the repository's on a worker, over HTTP on an agent. */
+export type PauseWrites = Pick<RunExecutionRepository, "pause" | "unpause" | "takeResume">;
+
 interface RunPauseDeps {
-  execution: RunExecutionRepository;
+  execution: PauseWrites;
   holder: Holder;
   clock: Clock;
   logger: Logger;
@@ -231,14 +234,8 @@ export class RunPause {
 
   private async unpause(): Promise<void> {
     const { execution, holder, clock, logger } = this.deps;
-    const event: NewRunEvent = {
-      runId: holder.runId,
-      at: clock.now(),
-      type: "run_resumed",
-      message: "the step waiting for an answer ran out of time; the run goes on without one",
-    };
     try {
-      await execution.unpause(holder, event);
+      await execution.unpause(holder, unpausedEventOf(holder.runId, clock.now()));
     } catch (error) {
       logger.error({ err: error }, "could not move a run back to play");
     }
@@ -256,12 +253,7 @@ export class RunPause {
   private async takeResume(waiting: Waiting): Promise<boolean> {
     const { execution, holder, clock, logger } = this.deps;
     try {
-      const event: NewRunEvent = {
-        runId: holder.runId,
-        at: clock.now(),
-        type: "run_resumed",
-        message: "resumed by a client",
-      };
+      const event = resumedEventOf(holder.runId, clock.now());
       const resumed = await execution.takeResume(holder, event);
       if (resumed === null) return false;
       logger.info("run resumed");
@@ -293,19 +285,43 @@ function pauseOf(
           expires_at: expiresAt,
         }
       : { reason: "requested", step: request.step.label, expires_at: expiresAt };
+  return { pausedFor, event: pausedEventOf(runId, request.step, pausedFor, at) };
+}
+
+/** The `run_paused` event of a pause (a worker's, or an agent's). */
+export function pausedEventOf(
+  runId: string,
+  step: NonNullable<NewRunEvent["step"]>,
+  pausedFor: PausedFor,
+  at: Date,
+): NewRunEvent {
   const { step: _label, ...data } = pausedFor;
-  const event: NewRunEvent = {
+  return {
     runId,
     at,
     type: "run_paused",
-    step: request.step,
+    step,
     message:
-      request.reason === "ask"
-        ? `waiting for an answer until ${expiresAt}: ${request.prompt}`
-        : `paused at a client's request until ${expiresAt}`,
+      pausedFor.reason === "ask"
+        ? `waiting for an answer until ${pausedFor.expires_at}: ${pausedFor.prompt}`
+        : `paused at a client's request until ${pausedFor.expires_at}`,
     data,
   };
-  return { pausedFor, event };
+}
+
+/** The `run_resumed` event of a run a client resumed. */
+export function resumedEventOf(runId: string, at: Date): NewRunEvent {
+  return { runId, at, type: "run_resumed", message: "resumed by a client" };
+}
+
+/** The `run_resumed` event of a run whose ask gave up waiting. */
+export function unpausedEventOf(runId: string, at: Date): NewRunEvent {
+  return {
+    runId,
+    at,
+    type: "run_resumed",
+    message: "the step waiting for an answer ran out of time; the run goes on without one",
+  };
 }
 
 function formatWait(ms: number): string {

@@ -391,6 +391,16 @@ export class Worker {
       .catch((error: unknown) =>
         this.deps.logger.error({ err: error }, "could not time out parked runs"),
       );
+    // Client runs no agent took in time end as the agent would have ended them.
+    this.deps.execution
+      .expireWaitingClientRuns()
+      .then((count) => {
+        if (count > 0)
+          this.deps.logger.info({ count }, "client runs timed out waiting for an agent");
+      })
+      .catch((error: unknown) =>
+        this.deps.logger.error({ err: error }, "could not time out client runs"),
+      );
     this.deps.execution
       .recoverLost(this.options.maxAttempts)
       .then((count) => {

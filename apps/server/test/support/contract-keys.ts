@@ -58,6 +58,12 @@ const GUARDED: Record<string, [Scope, string, (ctx: Ctx) => string]> = {
   createKey: ["keys:write", "POST", () => "/v1/key"],
   listKeys: ["keys:write", "GET", () => "/v1/key/list"],
   deleteKey: ["keys:write", "DELETE", () => "/v1/key/key_x"],
+  agentClaim: ["agent", "POST", () => "/v1/agent/claim"],
+  agentRunEvents: ["agent", "POST", (ctx) => `/v1/agent/run/${ctx.aliceRun}/events`],
+  agentRunEnd: ["agent", "POST", (ctx) => `/v1/agent/run/${ctx.aliceRun}/end`],
+  agentPutRunFile: ["agent", "PUT", (ctx) => `/v1/agent/run/${ctx.aliceRun}/files/a.csv`],
+  agentPutRunVideo: ["agent", "PUT", (ctx) => `/v1/agent/run/${ctx.aliceRun}/video`],
+  listAgents: ["runs:read", "GET", () => "/v1/agent/list"],
 };
 
 /** Every scope but `scope`: a key that may do all else. */

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import type { NewRunEvent } from "../../src/db/repositories/run-events.js";
 import { startTestServer, type TestServer } from "../../src/test-support/test-server.js";
+import { agentRows } from "./contract-agents.js";
 import { addScopeAndKeyRows } from "./contract-keys.js";
 import { liveRows } from "./contract-live.js";
 import { metricsRows } from "./contract-metrics.js";
@@ -2143,5 +2144,6 @@ export const table: Table = {
 Object.assign(table, profileRows({ unauthorized, failing }));
 Object.assign(table, liveRows({ unauthorized, failing, newRun }));
 Object.assign(table, metricsRows());
+Object.assign(table, agentRows({ unauthorized, failing }));
 Object.assign(table, scheduleRows(ALICE_SKILL, BOB_SKILL, { unauthorized, failing }));
 addScopeAndKeyRows(table, { unauthorized, failing });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toRunEventRow } from "../../src/db/repositories/run-events.js";
 import { startTestServer } from "../../src/test-support/test-server.js";
+import { AGENT_SKILL_YAML } from "./contract-agents.js";
 import {
   ALICE_SKILL,
   BOB_SKILL,
@@ -12,6 +13,7 @@ import {
   table,
 } from "./contract-table.js";
 import {
+  failingAgents,
   failingKeyOperations,
   failingLiveViews,
   failingProfiles,
@@ -66,6 +68,14 @@ export const CONTRACT_RESOURCES = {
   ],
   keys: ["createKey", "listKeys", "deleteKey"],
   metrics: ["getMetrics"],
+  agents: [
+    "agentClaim",
+    "agentRunEvents",
+    "agentRunEnd",
+    "agentPutRunFile",
+    "agentPutRunVideo",
+    "listAgents",
+  ],
   schedules: [
     "createSchedule",
     "previewScheduleRuns",
@@ -159,6 +169,7 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
           runChanges: failingRunChanges,
           liveViews: failingLiveViews,
           apiKeys: failingKeyOperations(deps.apiKeys),
+          agents: failingAgents,
         }),
       });
       ctx.limited = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: "1" } });
@@ -171,6 +182,7 @@ export function provokeDeclaredStatuses(resource: ContractResource): void {
         ]),
       ]);
       await ctx.main.importSkills("bob", [skillRecord(BOB_SKILL, "Bob's")]);
+      await ctx.main.importSkillYaml("alice", AGENT_SKILL_YAML);
       ctx.aliceRun = await newRun(ctx);
       // Written as a worker writes them, straight into the log: no worker holds this run.
       await ctx.main.db.prisma.runEvent.createMany({

@@ -1,3 +1,4 @@
+import type { AgentRepository } from "../../src/db/repositories/agents.js";
 import type { ApiKeyRepository } from "../../src/db/repositories/api-keys.js";
 import type { LiveViewRepository } from "../../src/db/repositories/live-views.js";
 import type { ProfileRepository } from "../../src/db/repositories/profiles.js";
@@ -32,6 +33,14 @@ export function failingKeyOperations(keys: ApiKeyRepository): ApiKeyRepository {
     revoke: fail,
   });
 }
+
+/** An AgentRepository whose every method fails. */
+export const failingAgents = {
+  touch: fail,
+  contact: fail,
+  runOf: fail,
+  list: fail,
+} satisfies Record<keyof AgentRepository, unknown> as unknown as AgentRepository;
 
 /** A RunRepository whose every method fails, as with a database gone away. */
 export const failingRuns = {
@@ -109,6 +118,7 @@ export const failingSkills = {
   importAll: fail,
   definitions: fail,
   getToRun: fail,
+  timeoutMsOf: fail,
 } satisfies Record<keyof SkillRepository, unknown> as unknown as SkillRepository;
 
 const failAtOnce = (): never => {

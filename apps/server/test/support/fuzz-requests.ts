@@ -199,6 +199,14 @@ const formFileName = hostileText.filter(
 );
 
 const JSON_TYPE = { "content-type": "application/json" };
+
+/** The agent operations' protocol header, as `skillrun agent` sends it. */
+const AGENT_PROTOCOL_HEADERS = { "skillrun-agent-protocol": "1" };
+
+/** Agent ids as agents draw them. */
+const agentId = fc
+  .uint8Array({ minLength: 16, maxLength: 16 })
+  .map((bytes) => `agent_${Buffer.from(bytes).toString("hex")}`);
 const KEY_SCOPES = [ADMIN, ...SCOPES];
 
 // A valid skill definition, as YAML or JSON: a bounded set of ids (so the fuzz stores a few
@@ -623,6 +631,36 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
             limitMessage: '"loc":["body","from_step"]',
           }),
         );
+    case "agentClaim":
+      return agentId.map((agent_id) =>
+        make(pathOf(op, ""), {
+          body: JSON.stringify({ agent_id, name: "fuzz", version: "0.0.2", wait: 0 }),
+          headers: { ...auth, ...JSON_TYPE, ...AGENT_PROTOCOL_HEADERS },
+        }),
+      );
+    case "agentRunEvents":
+    case "agentRunEnd":
+      // No fuzzing agent holds a run: each is a 404 or a fenced 409, nothing written.
+      return fc.tuple(runId, agentId, hostileText).map(([id, agent_id, message]) =>
+        make(pathOf(op, id), {
+          body: JSON.stringify(
+            op.operationId === "agentRunEnd"
+              ? { agent_id, state: "finish", events: [], data: { message } }
+              : { agent_id, events: [{ at: new Date().toISOString(), type: "log", message }] },
+          ),
+          headers: { ...auth, ...JSON_TYPE, ...AGENT_PROTOCOL_HEADERS },
+        }),
+      );
+    case "agentPutRunFile":
+    case "agentPutRunVideo":
+      return fc.tuple(runId, agentId).map(([id, agent_id]) =>
+        make(`${pathOf(op, id)}?agent_id=${agent_id}`, {
+          body: multipart([{ field: "file", filename: "a.csv", type: "text/csv", content: "a,b" }]),
+          headers: { ...auth, ...MULTIPART_TYPE, ...AGENT_PROTOCOL_HEADERS },
+        }),
+      );
+    case "listAgents":
+      return fc.constant(make(pathOf(op, "")));
     default:
       // getRun, cancelRun, getRunVideoUrl: a path id only.
       return runId.map((id) => make(pathOf(op, id)));

@@ -54,6 +54,23 @@ export function startServerProcess(
   );
 }
 
+/**
+ * Starts `skillrun agent --server <origin>` with `key` (scope agent) and waits until it says it
+ * takes runs; its id is the agent's id.
+ */
+export function startAgentProcess(
+  origin: string,
+  key: string,
+  options: { name?: string; args?: string[]; env?: Record<string, string> } = {},
+): Promise<SkillrunProcess> {
+  return startSkillrun(
+    ["agent", "--server", origin, "--name", options.name ?? "test-agent", ...(options.args ?? [])],
+    /Skillrun agent .* \((agent_[0-9a-f]+)\) takes client runs/,
+    { SKILLRUN_API_KEY: key, ...options.env },
+    {},
+  );
+}
+
 /** Starts `skillrun <args>` and waits for the line `ready` matches; its group 1 is the id. */
 async function startSkillrun(
   args: string[],

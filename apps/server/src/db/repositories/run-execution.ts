@@ -6,6 +6,7 @@ import { recordCancelled } from "../runs/cancel.js";
 import { type KeptCheckpoint, readCheckpoint, type StoredCheckpoint } from "../runs/checkpoints.js";
 import { type ClaimedRun, claim, type HeldRunState, renewLeases, statesOf } from "../runs/claim.js";
 import { end, type WorkerEnding } from "../runs/end.js";
+import { expireWaitingClientRuns } from "../runs/expire-client.js";
 import { expireParked, type Parking, park } from "../runs/park.js";
 import { pause, takeResume, unpause } from "../runs/pause-resume.js";
 import { type Holder, type RunWrite, record } from "../runs/record.js";
@@ -40,10 +41,15 @@ export class RunExecutionRepository {
    * Takes the fair queue's next run (→ play, leased for `leaseMs`); null when no queued run may
    * start.
    */
-  claim(workerId: string, leaseMs: number): Promise<ClaimedRun | null> {
+  claim(
+    workerId: string,
+    leaseMs: number,
+    /** An agent's claim: its owner's client runs only (see claim.ts). */
+    agent?: { owner: string; name: string },
+  ): Promise<ClaimedRun | null> {
     const now = this.clock.now();
     const until = new Date(now.getTime() + leaseMs);
-    return claim(this.db, workerId, now, until, this.ownerMaxRunning);
+    return claim(this.db, workerId, now, until, this.ownerMaxRunning, agent);
   }
 
   /** Extends the lease of every run in `runIds` that `workerId` still holds. */
@@ -75,6 +81,11 @@ export class RunExecutionRepository {
   /** Ends parked pauses past their expiry in timeout; returns how many. */
   expireParked(): Promise<number> {
     return expireParked(this.direct, this.clock.now());
+  }
+
+  /** Ends in timeout the queued client runs no agent took within their time limit. */
+  expireWaitingClientRuns(): Promise<number> {
+    return expireWaitingClientRuns(this.direct, this.clock.now());
   }
 
   /** Forgets a run's checkpoints: it starts over from its first step. */

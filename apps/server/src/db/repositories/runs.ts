@@ -46,6 +46,11 @@ export interface NewRun {
   profile?: RunProfileChoice | null;
   /** The W3C traceparent of the request queuing it (tracing on), which its span follows. */
   traceParent?: string | null;
+  /**
+   * `client`: the run waits for an agent of its owner, at most `clientTimeoutMs` (its skill's
+   * time limit) from now. Absent: `cloud`.
+   */
+  client?: { timeoutMs: number } | null;
 }
 
 /** A run's browser profile: its name, and when the run saves it (null: it only reads it). */
@@ -163,6 +168,7 @@ export class RunRepository {
       ...[row.owner, row.skillId, row.concurrencyKey, row.profile],
     ]);
     const columns = {
+      environment: row.environment,
       concurrency_limit: row.concurrencyLimit,
       concurrency_key: row.concurrencyKey,
       owner_holding: counts?.owner_holding ?? 0,
@@ -325,6 +331,8 @@ export function newRunRow(box: SecretBox, id: string, now: Date, input: NewRun):
     profile: input.profile?.name ?? null,
     profileSave: input.profile?.save ?? null,
     traceParent: input.traceParent ?? null,
+    environment: input.client ? "client" : "cloud",
+    queuedUntil: input.client ? new Date(now.getTime() + input.client.timeoutMs) : null,
   };
 }
 
@@ -333,7 +341,6 @@ function queuedRun(row: NewRunRow) {
   return {
     ...row,
     state: null,
-    environment: "cloud",
     data: null,
     endTime: null,
     skillVersion: null,

@@ -1,4 +1,9 @@
-import { PROFILE_SAVE_CHOICES, type ProfileSave, skillCalls } from "@skillrun/engine";
+import {
+  DEFAULT_SKILL_TIMEOUT_MS,
+  PROFILE_SAVE_CHOICES,
+  type ProfileSave,
+  skillCalls,
+} from "@skillrun/engine";
 import type { Input, Skill } from "../../domain/api-types.js";
 import type { Clock } from "../../domain/clock.js";
 import { writtenDefinition } from "../../skills/written-definition.js";
@@ -157,6 +162,20 @@ export class SkillRepository {
         ? null
         : { nameTemplate: row.profile_name, save: profileSaveOf(row.profile_save) };
     return { skill, concurrency, profile };
+  }
+
+  /**
+   * The time limit of a skill's runs (its stored definition's `timeoutMs`): a client run waits
+   * for an agent at most this long. The engine's default when the definition is unreadable.
+   */
+  async timeoutMsOf(owner: string, id: string): Promise<number> {
+    const [row] = await this.direct.all<{ definition: string | null }>(
+      "SELECT definition FROM skills WHERE owner = ? AND id = ?",
+      [owner, id],
+    );
+    const stored = fromJsonColumn<{ timeoutMs?: unknown }>(row?.definition ?? null);
+    const timeoutMs = stored?.timeoutMs;
+    return typeof timeoutMs === "number" ? timeoutMs : DEFAULT_SKILL_TIMEOUT_MS;
   }
 
   /**

@@ -25,6 +25,8 @@ export const WAITING_OF_NEW = `SELECT ${ownerHolding("runs")} AS owner_holding,
 
 /** A row's WAITING_COLUMNS (PostgreSQL returns counts as text). */
 export interface WaitingColumns {
+  /** `client` runs wait for an agent of their owner. */
+  environment: string | null;
   concurrency_limit: number | null;
   concurrency_key: string | null;
   owner_holding: number | string | null;
@@ -44,6 +46,8 @@ export function waitingForOf(
   ownerMaxRunning: number | null,
 ): WaitingFor | null {
   if (state !== null) return null;
+  // An agent takes a client run whatever the workers' limits: it waits for one.
+  if (row.environment === "client") return "agent";
   if (ownerMaxRunning !== null && Number(row.owner_holding) >= ownerMaxRunning) {
     return "owner_limit";
   }

@@ -7,6 +7,8 @@ import { fromJsonColumn, toJsonColumn } from "../json-column.js";
 import { insertRunChange } from "./changes.js";
 import { insertEvents } from "./record.js";
 import {
+  AGENT_CLAIM_POSTGRES,
+  AGENT_CLAIM_SQLITE,
   CLAIM_POSTGRES,
   CLAIM_SQLITE,
   claimParked,
@@ -56,6 +58,8 @@ export interface ClaimedRun {
   traceParent: string | null;
   /** A schedule started it (its span begins a trace of its own). */
   scheduled: boolean;
+  /** A client run's time limit (it counted while the run waited); null for a cloud run. */
+  queuedUntil: Date | null;
 }
 
 /** How a worker finds one of its runs when it looks (cancelled, or taken from it). */
@@ -86,6 +90,7 @@ type ClaimedRow = {
   created_at: Date | string;
   trace_parent: string | null;
   schedule_id: string | null;
+  queued_until: Date | string | null;
   /** The skill's stored definition, read by the statement that named its version. */
   definition: string | null;
 };
@@ -108,19 +113,25 @@ export async function claim(
   now: Date,
   leaseExpiresAt: Date,
   ownerMaxRunning: number | null,
+  /** An agent's claim: only client runs of this owner (agents' runs are never parked). */
+  agent?: { owner: string; name: string },
 ): Promise<ClaimedRun | null> {
-  const parked = await claimParkedRun(db, workerId, now, leaseExpiresAt);
-  if (parked !== null) return parked;
-  const message = `claimed by worker ${workerId}`;
-  const detail = { worker: workerId };
+  if (agent === undefined) {
+    const parked = await claimParkedRun(db, workerId, now, leaseExpiresAt);
+    if (parked !== null) return parked;
+  }
+  const message =
+    agent === undefined ? `claimed by worker ${workerId}` : `claimed by agent ${agent.name}`;
+  const detail = agent === undefined ? { worker: workerId } : { agent: agent.name };
   const ownerLimit = ownerMaxRunning ?? NO_OWNER_LIMIT;
+  const limits = agent === undefined ? [ownerLimit] : [ownerLimit, agent.owner];
   if (db.flavour === "postgres") {
     // Claims one at a time, so that the limits' counts include every claim before this one
     // (docs/decisions/0043-queue-limits-counted-at-claim.md).
     const rows = await db.direct.run(function* (): TransactionPlan<ClaimedRow[]> {
       yield* query(LOCK_CLAIMS, []);
-      const claimed = yield* query<ClaimedRow>(CLAIM_POSTGRES, [
-        ...[workerId, leaseExpiresAt, ownerLimit],
+      const claimed = yield* query<ClaimedRow>(agent ? AGENT_CLAIM_POSTGRES : CLAIM_POSTGRES, [
+        ...[workerId, leaseExpiresAt, ...limits],
         ...[now, message, toJsonColumn(detail), now],
       ]);
       return claimed.rows;
@@ -132,7 +143,9 @@ export async function claim(
   // (SQLite busy under many worker processes) undoes the claim, instead of leaving the run held
   // and not executed until its lease ran out and it was taken again as a lost worker's run.
   return db.direct.run(function* (): TransactionPlan<ClaimedRun | null> {
-    const { rows } = yield* query<ClaimedRow>(CLAIM_SQLITE, [workerId, leaseExpiresAt, ownerLimit]);
+    const { rows } = yield* query<ClaimedRow>(agent ? AGENT_CLAIM_SQLITE : CLAIM_SQLITE, [
+      ...[workerId, leaseExpiresAt, ...limits],
+    ]);
     const row = rows[0];
     if (row === undefined) return null;
     yield* query(MARK_SERVED, [row.owner]);
@@ -259,6 +272,7 @@ function claimedRun(
     createdAt: dateOf(row.created_at),
     traceParent: row.trace_parent,
     scheduled: row.schedule_id !== null,
+    queuedUntil: row.queued_until === null ? null : new Date(row.queued_until),
   };
 }
 

@@ -28,6 +28,10 @@ export interface NewRunRow {
   profileSave: "on_success" | "always" | null;
   /** The traceparent of the request that queued it, when tracing is on; null otherwise. */
   traceParent: string | null;
+  /** Where the run executes: on the workers (`cloud`) or on an agent of its owner (`client`). */
+  environment: "cloud" | "client";
+  /** A `client` run's time limit while it waits queued for an agent; null for a cloud run. */
+  queuedUntil: Date | null;
 }
 
 /** An owner's idempotency key as taken for a new run. */
@@ -59,9 +63,10 @@ export function newRunStatements(row: NewRunRow): SqlStatement[] {
       sql: INSERT_RUN,
       params: [
         ...[row.id, row.owner, row.skillId, row.name],
-        ...[row.inputs, row.secretInputs, row.createdAt, row.startTime],
+        ...[row.environment, row.inputs, row.secretInputs, row.createdAt, row.startTime],
         ...[row.concurrencyLimit, row.concurrencyKey, row.profile, row.profileSave],
         row.traceParent,
+        row.queuedUntil,
       ],
     },
   ];

@@ -154,7 +154,7 @@ async function recordClosing(
 }
 
 /** How the run ends, from what its process reported (or how the process was ended). */
-function endingOf(
+export function endingOf(
   outcome: HostOutcome,
   data: Record<string, unknown>,
   step: StepRef | undefined,

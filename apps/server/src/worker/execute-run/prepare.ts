@@ -296,7 +296,9 @@ function stoppedBeforeStart(
 }
 
 /** The called skills whose stored definitions are usable; a call of another fails in the run. */
-function calledDefinitions(stored: Record<string, unknown>): Record<string, SkillDefinition> {
+export function calledDefinitions(
+  stored: Record<string, unknown>,
+): Record<string, SkillDefinition> {
   const usable: Record<string, SkillDefinition> = {};
   for (const [id, value] of Object.entries(stored)) {
     const definition = storedDefinition(value);
@@ -306,7 +308,7 @@ function calledDefinitions(stored: Record<string, unknown>): Record<string, Skil
 }
 
 /** The definition the import stored, or null when it is not one the engine can run. */
-function storedDefinition(value: unknown): SkillDefinition | null {
+export function storedDefinition(value: unknown): SkillDefinition | null {
   if (typeof value !== "object" || value === null) return null;
   const candidate = value as Partial<SkillDefinition>;
   if (!Array.isArray(candidate.steps) || typeof candidate.timeoutMs !== "number") return null;

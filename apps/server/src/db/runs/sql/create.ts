@@ -1,13 +1,13 @@
 /**
- * Queues a run (the parameters: id, owner, skill id, name, inputs, sealed secret inputs, created
- * and start time, concurrency limit and key, profile and when it saves it, trace context); the
- * columns not named
- * keep their defaults (attempts 0, no pause requested).
+ * Queues a run (the parameters: id, owner, skill id, name, environment, inputs, sealed secret
+ * inputs, created and start time, concurrency limit and key, profile and when it saves it, trace
+ * context, and until when a client run may wait); the columns not named keep their defaults
+ * (attempts 0, no pause requested).
  */
 export const INSERT_RUN = `INSERT INTO runs (id, owner, skill_id, name, state, environment, inputs,
     secret_inputs, data, created_at, start_time, concurrency_limit, concurrency_key, profile,
-    profile_save, trace_parent)
-  VALUES (?, ?, ?, ?, NULL, 'cloud', ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)`;
+    profile_save, trace_parent, queued_until)
+  VALUES (?, ?, ?, ?, NULL, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * Enters an owner (the parameter) in the fair queue's turns, as never served; an owner already

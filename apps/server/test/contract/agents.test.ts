@@ -1,0 +1,3 @@
+import { provokeDeclaredStatuses } from "../support/contract.js";
+
+provokeDeclaredStatuses("agents");
