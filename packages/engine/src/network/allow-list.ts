@@ -18,6 +18,8 @@ export interface Destination {
 /** The parsed allow-list: whether a destination is let through although the rules forbid it. */
 export interface AllowList {
   allows(destination: Destination): boolean;
+  /** The ports the list lets through to this host when it allows it on some ports only. */
+  onlyPortsFor(destination: Omit<Destination, "port">): number[];
 }
 
 /**
@@ -30,6 +32,14 @@ export function parseAllowList(entries: readonly string[]): AllowList {
   return {
     allows(destination) {
       return parsed.some((entry) => matches(entry, destination));
+    },
+    onlyPortsFor(destination) {
+      const ports = parsed.flatMap((entry) =>
+        entry.port !== undefined && matches(entry, { ...destination, port: entry.port })
+          ? [entry.port]
+          : [],
+      );
+      return [...new Set(ports)].sort((a, b) => a - b);
     },
   };
 }

@@ -186,6 +186,23 @@ describe("allowances", () => {
     await expect(guard.checkUrl("http://[::1]:82/")).rejects.toThrow(/loopback/);
   });
 
+  it("a host the allow-list lets through on other ports is refused for its port, saying so", async () => {
+    const guard = createNetworkGuard({
+      resolve: dns,
+      allowedHosts: ["127.0.0.1:8080", "127.0.0.1:8443", "localhost:9000", "10.0.0.0/8"],
+    });
+    await expect(guard.checkUrl("http://127.0.0.1:8081/")).rejects.toThrow(
+      "127.0.0.1 is a loopback address; the allowed hosts let it through on port 8080, 8443 only, not 8081",
+    );
+    await expect(guard.checkUrl("http://localhost:9001/")).rejects.toThrow(
+      /let it through on port 9000 only, not 9001/,
+    );
+    // Not allowed on any port: the refusal names the address's kind alone.
+    const refused = guard.checkUrl("http://127.0.0.2:8080/");
+    await expect(refused).rejects.toThrow(/loopback/);
+    await expect(refused).rejects.not.toThrow(/let it through/);
+  });
+
   it("an allow-list entry that is not one is refused when the guard is built", () => {
     expect(() => createNetworkGuard({ allowedHosts: ["10.0.0.0/99"] })).toThrow(/not a CIDR/);
     expect(() => createNetworkGuard({ allowedHosts: ["a b"] })).toThrow(/not a host/);

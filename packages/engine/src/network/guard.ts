@@ -50,11 +50,21 @@ export function createNetworkGuard(policy: NetworkPolicy): NetworkGuard {
     const name = host.kind === "name" ? host.name : undefined;
     if (allowList.allows({ ...(name !== undefined && { name }), address, port })) return undefined;
     if (policy.allowPrivate === true && verdict.rule !== RULES.metadata) return undefined;
-    if (name === undefined) return verdict;
-    return {
-      rule: verdict.rule,
-      reason: `${name} resolves to ${verdict.address}, ${verdict.what}`,
-    };
+    const reason =
+      name === undefined
+        ? verdict.reason
+        : `${name} resolves to ${verdict.address}, ${verdict.what}`;
+    return { rule: verdict.rule, reason: reason + onlyOtherPorts(name, address, port) };
+  }
+
+  /**
+   * When the allow-list lets this host through on other ports only, the refusal says so: the
+   * port is what was refused, not the host the operator allowed.
+   */
+  function onlyOtherPorts(name: string | undefined, address: string, port: number): string {
+    const ports = allowList.onlyPortsFor({ ...(name !== undefined && { name }), address });
+    if (ports.length === 0) return "";
+    return `; the allowed hosts let it through on port ${ports.join(", ")} only, not ${port}`;
   }
 
   async function resolve(hostText: string, port: number): Promise<LookupAddress[]> {
@@ -70,7 +80,9 @@ export function createNetworkGuard(policy: NetworkPolicy): NetworkGuard {
     const named = namedRule(host.name);
     if (named !== undefined && !allowList.allows({ name: host.name, address: "", port })) {
       const allowed = policy.allowPrivate === true && named !== RULES.metadata;
-      if (!allowed) throw refuse(named, `${host.name} is ${named.what}`);
+      if (!allowed) {
+        throw refuse(named, `${host.name} is ${named.what}${onlyOtherPorts(host.name, "", port)}`);
+      }
     }
     const addresses = await resolver(host.name);
     if (addresses.length === 0) throw new Error(`${host.name} has no address`);
