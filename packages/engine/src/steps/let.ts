@@ -1,5 +1,4 @@
 import { ref } from "../definition/schema-parts.js";
-import { assignments } from "./set.js";
 import { defineStepKind } from "./step-kind.js";
 
 /**
@@ -18,7 +17,13 @@ export const letStep = defineStepKind<Record<string, unknown>>({
     const changes: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(action))
       changes[name] = await context.resolve(value);
-    context.detail(assignments(changes, context.preview, "vars."));
+    // Names only: variables are the skill's own scratch (a token read from a response, a value
+    // it later passes to a called skill's secret input), never shown anywhere else.
+    context.detail(
+      Object.keys(changes)
+        .map((name) => `vars.${name}`)
+        .join(", "),
+    );
     context.setVars(changes);
     return changes;
   },

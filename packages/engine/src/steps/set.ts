@@ -19,13 +19,12 @@ export const setStep = defineStepKind<Record<string, unknown>>({
   },
 });
 
-/** What a `set` or `let` wrote, as its detail says it: `price = "12.99", cheap = true`. */
-export function assignments(
+/** What a `set` wrote, as its detail says it: `price = "12.99", cheap = true`. */
+function assignments(
   changes: Record<string, unknown>,
   preview: (value: unknown) => string,
-  prefix = "",
 ): string {
   return Object.entries(changes)
-    .map(([key, value]) => `${prefix}${key} = ${preview(value)}`)
+    .map(([key, value]) => `${key} = ${preview(value)}`)
     .join(", ");
 }

@@ -17,9 +17,19 @@ export const fillStep = defineStepKind<FillAction>({
     const selector = await context.render(action.selector);
     const value = await fieldText(action.value, context.render);
     const { scope, timeout } = await stepScope(context, ELEMENT_TIMEOUT_MS, action.frame);
-    context.detail(`${scope.name(selector)} ← ${context.preview(value)}`);
+    context.detail(scope.name(selector));
     await actOn(context, scope, selector, "fill", timeout, () =>
       scope.locator(selector).first().fill(value, { timeout, signal: context.signal }),
+    );
+    // What was typed into a password field is not shown, secret or not.
+    const password = await scope
+      .locator(selector)
+      .first()
+      .getAttribute("type", { timeout })
+      .then((type) => type?.toLowerCase() === "password")
+      .catch(() => true);
+    context.detail(
+      `${scope.name(selector)} ← ${password ? "*** (a password field)" : context.preview(value)}`,
     );
     return null;
   },

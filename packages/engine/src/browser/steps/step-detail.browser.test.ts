@@ -42,6 +42,7 @@ inputs:
 steps:
   - goto: "{{ inputs.base }}/form"
   - fill: { selector: "#name", value: "{{ inputs.password }}" }
+  - fill: { selector: "#pin", value: "pin-typed-in-clear-1234" }
   - select: { selector: "#size", value: Medium }
   - extract: { selector: "a.item", attribute: href, all: true }
   - exists: { selector: "#nothing-here" }
@@ -63,6 +64,7 @@ steps:
       expect(ended(events).map((event) => event.detail)).toEqual([
         `${site.base}/form → 200`,
         '"#name" ← "***"',
+        '"#pin" ← *** (a password field)',
         '"#size" → ["m"]',
         '"a.item" → ["/one","/two","/three"]',
         '"#nothing-here" → false',
@@ -70,6 +72,8 @@ steps:
         expect.stringMatching(new RegExp(`^${shot?.name} \\(\\d+(\\.\\d)? KB\\)$`)),
       ]);
       expect(JSON.stringify(events)).not.toContain(PASSWORD);
+      // Not a secret, but typed into a password field: not shown either.
+      expect(JSON.stringify(events)).not.toContain("pin-typed-in-clear-1234");
     } finally {
       await test.dispose();
     }

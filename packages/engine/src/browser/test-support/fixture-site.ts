@@ -57,6 +57,7 @@ note.addEventListener("input", () => {
   <button id="submit" type="submit">Order</button>
 </form>
 <input id="search">
+<input id="pin" type="password" aria-label="PIN">
 <button id="later" disabled>Later</button>
 <p id="search-result" hidden></p>
 <ul id="links"><li><a class="item" href="/one">One</a></li><li><a class="item" href="/two">Two</a></li><li><a class="item" href="/three"> Three </a></li></ul>
