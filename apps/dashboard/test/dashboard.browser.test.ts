@@ -958,6 +958,13 @@ describe("the dashboard in Chromium", () => {
     await shot("overview");
   });
 
+  it("shows the agents page, saying that client runs wait for an agent while none has called", async () => {
+    await page.getByRole("navigation").getByRole("link", { name: "Agents" }).click();
+    await page.locator("main h1", { hasText: "Agents" }).waitFor();
+    await page.getByText("No agent has called within the last day").waitFor();
+    await shot("agents");
+  });
+
   it("pages through the runs with their cursor", async () => {
     for (let i = 0; i < 26; i++) {
       await api<Run>("POST", "/run/", { skill_id: "skill_sum", inputs: { a: i, b: 1 } });
@@ -1032,6 +1039,7 @@ describe("the dashboard in Chromium", () => {
         "/ui/keys",
         "/ui/schedules",
         "/ui/profiles",
+        "/ui/agents",
       ]) {
         await page.goto(`${server.origin}${path}`);
         await page.locator("main h1").first().waitFor();

@@ -4648,6 +4648,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            500: components["responses"]["InternalError"];
         };
     };
     agentClaim: {

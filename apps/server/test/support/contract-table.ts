@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { NewRunEvent } from "../../src/db/repositories/run-events.js";
 import { startTestServer, type TestServer } from "../../src/test-support/test-server.js";
-import { agentRows } from "./contract-agents.js";
+import { AGENT_SKILL, agentRows } from "./contract-agents.js";
 import { addScopeAndKeyRows } from "./contract-keys.js";
 import { liveRows } from "./contract-live.js";
 import { metricsRows } from "./contract-metrics.js";
@@ -1316,7 +1316,11 @@ export const table: Table = {
       {
         name: "the caller's skills",
         send: (ctx) => call(ctx.main.origin, "GET", "/v1/skill/list", { key: ctx.alice }),
-        check: (reply) => expect(reply.body).toHaveLength(1),
+        // Alice's two (the contract's and the agent rows'), never Bob's.
+        check: (reply) =>
+          expect((reply.body as { id: string }[]).map((skill) => skill.id).sort()).toEqual(
+            [AGENT_SKILL, ALICE_SKILL].sort(),
+          ),
       },
     ],
     "401": unauthorized((ctx, key) => call(ctx.main.origin, "GET", "/v1/skill/list", { key })),

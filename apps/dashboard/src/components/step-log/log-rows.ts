@@ -109,7 +109,9 @@ function rowOf(event: RunEvent, shown: boolean): LogRow | null {
  * said it acted on, and the file its failure left.
  */
 function endOf(event: RunEvent): Pick<LogRow, "status" | "text" | "detail" | "file"> {
-  const said = { detail: event.detail ?? null, file: event.file ?? null };
+  // A `log` step's detail is its message, which its own row under the step already shows.
+  const detail = event.step?.kind === "log" ? null : (event.detail ?? null);
+  const said = { detail, file: event.file ?? null };
   if (event.type === "step_failed") {
     return { status: "failed", text: event.message ?? "failed", ...said };
   }

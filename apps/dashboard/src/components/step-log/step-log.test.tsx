@@ -158,6 +158,31 @@ describe("the step log's detail and files", () => {
     expect(find(set, ".step-detail").textContent).toBe('price = "12.99"');
   });
 
+  it("does not repeat a log step's message as its detail: the log line's row shows it", async () => {
+    const { container } = await render(
+      <StepLog
+        events={[
+          runEvent({ id: 1, type: "step_started", step: step("step 1 (log)", "log") }),
+          runEvent({
+            id: 2,
+            type: "log",
+            step: step("step 1 (log)", "log"),
+            level: "info",
+            message: "round 2",
+          }),
+          runEvent({
+            id: 3,
+            type: "step_finished",
+            step: step("step 1 (log)", "log"),
+            detail: "round 2",
+          }),
+        ]}
+      />,
+    );
+    expect(container.textContent).toContain("round 2");
+    expect(container.querySelector(".step-detail")).toBeNull();
+  });
+
   it("links a failed step's screenshot with a thumbnail once its address is known, its name until then", async () => {
     const url = "/v1/run/run_1/files/failed-step-2-click.png?expires=1&signature=s";
     const known = await render(
