@@ -89,7 +89,10 @@ describe("the live view of a browser run", () => {
     // Nobody watches any more: however the page changes, no frame is written.
     const view = () => server.db.prisma.runLiveView.findUnique({ where: { runId: id } });
     await expect
-      .poll(async () => ((await view())?.watchEndsAt?.getTime() ?? 0) < Date.now() - 300)
+      // The watch lapses watchForMs (1 s) after the last renewal, past expect.poll's default 1 s.
+      .poll(async () => ((await view())?.watchEndsAt?.getTime() ?? 0) < Date.now() - 300, {
+        timeout: 10_000,
+      })
       .toBe(true);
     const unwatched = (await view())?.frameSeq;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -102,7 +105,7 @@ describe("the live view of a browser run", () => {
       .toContain("run_parked");
     const parkedAt = (await alice.events(id)).find((event) => event.type === "run_parked")?.at;
     await expect
-      .poll(async () => (await view())?.frameAt?.getTime() ?? 0)
+      .poll(async () => (await view())?.frameAt?.getTime() ?? 0, { timeout: 10_000 })
       .toBeGreaterThanOrEqual(Date.parse(parkedAt as string));
     const parked = await openMultipart(await liveUrl(id));
     expect(parked.status).toBe(200);
