@@ -154,7 +154,8 @@ describe("the browser under the network policy", () => {
       `- goto: "{{ inputs.base }}/?to=${encodeURIComponent(target)}"\n`,
       network,
     );
-    const message = `127.0.0.1 is a loopback address`;
+    // The allow-list lets 127.0.0.1 through on the site's port only, and the refusal says so.
+    const message = `127.0.0.1 is a loopback address; the allowed hosts let it through on port ${sitePort} only, not ${secretPort}`;
     expect(result.outcome === "failed" && result.error.message).toMatch(
       new RegExp(`^goto http://127\\.0\\.0\\.1:${sitePort}/\\?to=\\S+ refused: ${message}$`),
     );
@@ -176,14 +177,15 @@ describe("the browser under the network policy", () => {
     expect(reached).toBeGreaterThanOrEqual(4);
 
     const guarded = await browse(steps, { allowedHosts: [`127.0.0.1:${sitePort}`] });
+    const onOtherPort = `; the allowed hosts let it through on port ${sitePort} only, not ${secretPort}`;
     expect(guarded.result).toMatchObject({ outcome: "finished" });
     expect(secretConnections).toBe(reached);
     expect(guarded.problems).toEqual(
       expect.arrayContaining([
-        `GET http://127.0.0.1:${secretPort}/fetch refused: 127.0.0.1 is a loopback address`,
-        `CONNECT 127.0.0.1:${secretPort} refused: 127.0.0.1 is a loopback address`,
+        `GET http://127.0.0.1:${secretPort}/fetch refused: 127.0.0.1 is a loopback address${onOtherPort}`,
+        `CONNECT 127.0.0.1:${secretPort} refused: 127.0.0.1 is a loopback address${onOtherPort}`,
         `GET http://localhost:${secretPort}/name refused: localhost is a loopback address`,
-        `GET http://127.0.0.1:${secretPort}/pixel.png refused: 127.0.0.1 is a loopback address`,
+        `GET http://127.0.0.1:${secretPort}/pixel.png refused: 127.0.0.1 is a loopback address${onOtherPort}`,
       ]),
     );
   });
@@ -212,6 +214,7 @@ describe("the browser under the network policy", () => {
   timeout: 10s
 `;
     const guarded = await browse(steps, { allowedHosts: [`127.0.0.1:${sitePort}`] });
+    const onOtherPort = `; the allowed hosts let it through on port ${sitePort} only, not ${secretPort}`;
     expect(guarded.result).toMatchObject({ outcome: "finished" });
     expect(datagrams).toBe(before);
   });

@@ -131,7 +131,7 @@ describe("the http step under the default network policy", () => {
     const url = `${origin}/go?to=${encodeURIComponent(target)}`;
     const result = await fetchWith(url, network);
     expect(result.outcome === "failed" && result.error.message).toBe(
-      `GET ${url} refused: 127.0.0.1 is a loopback address (${HINT})`,
+      `GET ${url} refused: 127.0.0.1 is a loopback address; the allowed hosts let it through on port ${redirectorPort} only, not ${secretPort} (${HINT})`,
     );
     expect(secretHits).toBe(before);
   });

@@ -266,7 +266,7 @@ describe("a download by url and the network guard", () => {
         network,
       });
       expect(redirected.outcome === "failed" && redirected.error.message).toBe(
-        `GET ${via} refused: 127.0.0.1 is a loopback address`,
+        `GET ${via} refused: 127.0.0.1 is a loopback address; the allowed hosts let it through on port ${new URL(site.base).port} only, not ${new URL(secretUrl).port}`,
       );
       expect(connections).toBe(0);
       expect(test.files.list().map((file) => file.name)).toEqual(["report.csv"]);
