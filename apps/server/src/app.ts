@@ -303,6 +303,8 @@ export function createApp(deps: AppDeps): Express {
       agents: deps.agents,
       execution: deps.runExecution,
       runSecrets: deps.runSecrets,
+      uploads: deps.uploads,
+      profiles: deps.profiles,
       queuedWakes: deps.queuedWakes,
       clock: deps.clock,
       logger: deps.logger,

@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from "../src/test-support/test-serve
 import {
   AGENT_SKILL,
   AGENT_SKILL_YAML,
+  aliceUpload,
   heldClientRun,
   newAgentId,
 } from "./support/contract-agents.js";
@@ -41,6 +42,19 @@ async function eventsOf(runId: string): Promise<RunEvent[]> {
   const reply = await call(server.origin, "GET", `/v1/run/${runId}/events`, { key: alice });
   expect(reply.status, reply.text).toBe(200);
   return reply.body as RunEvent[];
+}
+
+/** An upload of bob's (POST /v1/file): its id. */
+async function bobUpload(): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob(["secret,of\nbob,s\n"], { type: "text/csv" }), "bob.csv");
+  const response = await fetch(`${server.origin}/v1/file`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${await server.keyFor("bob")}` },
+    body: form,
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { id: string }).id;
 }
 
 const LOG = (message: string) => ({ at: new Date().toISOString(), type: "log", message });
@@ -103,6 +117,52 @@ describe("a hostile agent", () => {
     expect(reply.status).toBe(422);
     expect(reply.body).toMatchObject({ detail: [{ loc: ["body", "events"] }] });
     expect(await eventsOf(held.runId)).toEqual(before);
+  });
+
+  it("cannot write more than 10,000 events in a claim: one note, then nothing, as a worker", async () => {
+    const held = await heldClientRun(server, AGENT_SKILL);
+    const path = `/v1/agent/run/${held.runId}/events`;
+    for (let batch = 0; batch < 21; batch++) {
+      const events = Array.from({ length: 500 }, (_, i) => LOG(`line ${batch * 500 + i}`));
+      const reply = await agentPost(path, held.key, { agent_id: held.agentId, events });
+      expect(reply.status, reply.text).toBe(200);
+    }
+    const ended = await agentPost(`/v1/agent/run/${held.runId}/end`, held.key, {
+      agent_id: held.agentId,
+      state: "finish",
+      events: [LOG("past the limit")],
+    });
+    expect(ended.status, ended.text).toBe(200);
+    const kept = await server.db.prisma.runEvent.findMany({
+      where: { runId: held.runId, type: "log" },
+      orderBy: { id: "asc" },
+      select: { message: true },
+    });
+    expect(kept).toHaveLength(10_001);
+    expect(kept[9_999]?.message).toBe("line 9999");
+    expect(kept[10_000]?.message).toBe(
+      "the run reached its limit of 10000 events in the step log; later events are not recorded (the run goes on)",
+    );
+    // The ending is written all the same.
+    const run = await call(server.origin, "GET", `/v1/run/${held.runId}`, { key: alice });
+    expect(run.body).toMatchObject({ state: "finish" });
+  });
+
+  it("reads no upload but those its run's inputs name, and only its owner's", async () => {
+    const own = await aliceUpload(server, new TextEncoder().encode("a,b\n"));
+    const bobs = await bobUpload();
+    // Bob's upload id given to alice's run as a plain input: still not alice's to read.
+    const held = await heldClientRun(server, AGENT_SKILL, { inputs: { named: bobs } });
+    for (const file of [own, bobs]) {
+      const reply = await call(
+        server.origin,
+        "GET",
+        `/v1/agent/run/${held.runId}/uploads/${file}?agent_id=${held.agentId}`,
+        { key: held.key, headers: { [AGENT_PROTOCOL_HEADER]: "1" } },
+      );
+      expect(reply.status, file).toBe(404);
+      expect(reply.body).toEqual({ detail: "The run takes no such upload as a file input" });
+    }
   });
 
   it("of another protocol version is refused before anything is done", async () => {

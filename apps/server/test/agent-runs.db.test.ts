@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunEvent, RunSession } from "../src/domain/api-types.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
@@ -40,6 +42,19 @@ steps:
   - set: { woke: true }
 `;
 
+// Reads an upload and a file fetched from a URL, both given as `file` inputs.
+const FILES = `
+id: skill_agent_files
+name: Agent files
+inputs:
+  - { json_key: orders, data_type: file }
+  - { json_key: notes, data_type: file }
+steps:
+  - read_file: { file: "{{ inputs.orders }}", as: csv, save_as: rows }
+  - read_file: { file: "{{ inputs.notes }}", as: lines, save_as: lines }
+  - set: { names: ["{{ inputs.orders.name }}", "{{ inputs.notes.name }}"] }
+`;
+
 const servers: TestServer[] = [];
 const agents: SkillrunProcess[] = [];
 
@@ -51,7 +66,7 @@ afterEach(async () => {
 async function setUp(env: Record<string, string> = {}) {
   const server = await startTestServer({ worker: { concurrency: 2, pollMs: 50 }, env });
   servers.push(server);
-  await server.importSkillYaml("alice", GREET, ASK, NAP);
+  await server.importSkillYaml("alice", GREET, ASK, NAP, FILES);
   await server.repos.secrets.put("alice", "TOKEN", "tok-secret-value");
   const client = new RunClient(server.origin, await server.keyFor("alice"));
   const agentKey = await server.keyFor("alice", ["agent"]);
@@ -169,6 +184,85 @@ describe("runs on the user's machine", () => {
       Date.parse(ended.end_time as string) - Date.parse(ended.start_time),
     ).toBeGreaterThanOrEqual(2000);
     expect(typesOf(await client.events(run.id))).toEqual(["run_timed_out"]);
+  });
+
+  it("a client run's file inputs reach its agent: an upload from the server, a URL fetched by the agent", async () => {
+    const { server, client, agentKey } = await setUp();
+    const form = new FormData();
+    form.append("file", new Blob(["order,qty\n7,2\n"], { type: "text/csv" }), "orders.csv");
+    const uploaded = await fetch(`${server.origin}/v1/file`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.key}` },
+      body: form,
+    });
+    const upload = (await uploaded.json()) as { id: string };
+    // A site on the agent's side: the agent, not the server, fetches it.
+    const site = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" }).end("first\nsecond\n");
+    });
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    try {
+      const notes = `http://127.0.0.1:${(site.address() as AddressInfo).port}/notes.txt`;
+      await agent(server, agentKey);
+      const run = await startClientRun(client, "skill_agent_files", { orders: upload.id, notes });
+      const ended = await client.ended(run.id);
+      expect(ended.state, JSON.stringify(ended.data)).toBe("finish");
+      expect(ended.data).toEqual({
+        rows: [{ order: "7", qty: "2" }],
+        lines: ["first", "second"],
+        names: ["orders.csv", "notes.txt"],
+      });
+      // The inputs are the run's files, as a worker's run keeps them.
+      const files = await call(server.origin, "GET", `/v1/run/${run.id}/files`, {
+        key: client.key,
+      });
+      expect((files.body as { name: string }[]).map((file) => file.name).sort()).toEqual([
+        "notes.txt",
+        "orders.csv",
+      ]);
+    } finally {
+      site.close();
+    }
+  });
+
+  it("a client run whose upload is gone ends in reset naming the input, before any step", async () => {
+    const { server, client, agentKey } = await setUp();
+    const gone = "file_00000000-0000-7000-8000-000000000000";
+    // Queued as if its upload existed then; retention removed it since.
+    const run = await server.repos.runs.create({
+      owner: "alice",
+      skill: { id: "skill_agent_files", name: "Agent files" },
+      inputs: { orders: gone, notes: gone },
+      client: { timeoutMs: 60_000 },
+    });
+    await agent(server, agentKey);
+    const ended = await client.ended(run.id);
+    expect(ended.state).toBe("reset");
+    expect((ended.data as { error: unknown }).error).toEqual({
+      step: null,
+      message: `file input "orders": the uploaded file ${gone} no longer exists`,
+    });
+    expect(typesOf(await client.events(run.id))).toEqual(["run_claimed", "run_failed"]);
+  });
+
+  it("a client run cannot be rerun from a step: it keeps no checkpoints, and says so", async () => {
+    const { server, client, agentKey } = await setUp();
+    await agent(server, agentKey);
+    const run = await startClientRun(client, "skill_greet", { who: "Ada", pin: "1234" });
+    expect((await client.ended(run.id)).state).toBe("finish");
+    const rerun = await call(server.origin, "POST", `/v1/run/${run.id}/rerun`, {
+      key: client.key,
+      json: { from_step: "step 2" },
+    });
+    expect(rerun.status, rerun.text).toBe(422);
+    expect(rerun.body).toMatchObject({
+      detail: [
+        {
+          loc: ["body", "from_step"],
+          msg: "Value error, a client run keeps no checkpoints (its agent sends none), so it cannot be rerun from a step; start it again with POST /run/",
+        },
+      ],
+    });
   });
 
   it("the agent's key reads nothing but the agent endpoints", async () => {

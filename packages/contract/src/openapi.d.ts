@@ -1132,6 +1132,10 @@ export interface paths {
          *     with an empty batch when nothing happened: the answer tells it of a cancel or a pause
          *     asked for, which reach the run within a second.
          *
+         *     A claim's step log holds at most 10,000 events, as a worker's does: past that the server
+         *     writes one note saying so and drops the events it is sent afterwards (here and in
+         *     `/end`), and the run goes on.
+         *
          *     `pause`, `unpause` and `take_resume` move the run between `play` and `pause` as a worker
          *     does (an `ask`, a requested pause, and the answer a client gave with
          *     `POST /run/{id}/resume`).
@@ -1210,6 +1214,53 @@ export interface paths {
          *     events are.
          */
         put: operations["agentPutRunVideo"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/run/{id}/uploads/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an upload a held run takes as a file input
+         * @description The bytes of an upload the run's job lists in `uploads` (one of its `file` inputs names
+         *     it), under the upload's content type: the agent stores it as a run file before the run's
+         *     first step, as a worker does. Any other file id, or an upload deleted meanwhile, is a
+         *     404. Fenced as the events are.
+         */
+        get: operations["agentGetRunUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/run/{id}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save the browser profile of a held run
+         * @description Saves the storage state the run's browser ended with as the next version of the profile
+         *     its job names, as a worker saves it (`PROFILE_MAX_BYTES`, `PROFILES_PER_OWNER`): the
+         *     agent sends it before the run's end, when the profile's `save` and the ending say so,
+         *     and writes what became of it in the step log. A run whose job names no profile that
+         *     saves is a 422. Fenced as the events are.
+         */
+        put: operations["agentPutRunProfile"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1384,6 +1435,47 @@ export interface components {
             secrets: {
                 [key: string]: string;
             };
+            /**
+             * @description The uploads (`POST /file`) the run's `file` inputs name, as the agent fetches them with
+             *     `GET /agent/run/{id}/uploads/{file_id}` before the run's first step. An input naming
+             *     an upload that no longer exists is not listed: the run fails at its start saying so.
+             *     A `file` input given as a URL is fetched by the agent itself, from its own network.
+             */
+            uploads?: components["schemas"]["UploadedFile"][];
+            profile?: components["schemas"]["AgentJobProfile"];
+        };
+        /**
+         * @description The saved browser profile the run's skill names (`profile:`), opened for this run: the
+         *     browser starts with `state`, and the agent saves what it ends with through
+         *     `PUT /agent/run/{id}/profile` when `save` says so.
+         */
+        AgentJobProfile: {
+            name: string;
+            /** @enum {string} */
+            save: "never" | "on_success" | "always";
+            /** @description The version the run starts with; null when none is saved yet. */
+            version: number | null;
+            /** @description The version's storage state; null when none is saved yet. */
+            state: components["schemas"]["StorageState"] | null;
+            /** @description `PROFILE_MAX_BYTES`: a larger storage state, as JSON, is not saved. */
+            max_bytes: number;
+        };
+        /** @description What became of the storage state an agent sent for its run's profile. */
+        AgentProfileSaved: {
+            saved: boolean;
+            /** @description What the run's step log says of it, as for a worker's run. */
+            message: string;
+            /** @description The version it was saved as. */
+            version?: number;
+            cookies?: number;
+            /** @description Its size as JSON. */
+            bytes: number;
+            /**
+             * @description Why it was not saved: larger than `PROFILE_MAX_BYTES` (`too_large`), or a new profile
+             *     its owner has no room for (`PROFILES_PER_OWNER`, `limit`).
+             * @enum {string}
+             */
+            why?: "too_large" | "limit";
         };
         /** @description One entry of the run's step log, as the agent's engine reported it. */
         AgentEvent: {
@@ -4861,6 +4953,104 @@ export interface operations {
             404: components["responses"]["RunNotFound"];
             409: components["responses"]["AgentRunNotHeld"];
             413: components["responses"]["AgentFileRefused"];
+            422: components["responses"]["ValidationFailed"];
+            426: components["responses"]["AgentProtocolMismatch"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    agentGetRunUpload: {
+        parameters: {
+            query: {
+                /** @description The agent's id, as it claimed the run. */
+                agent_id: components["parameters"]["AgentIdQuery"];
+            };
+            header: {
+                /**
+                 * @description The version of the agent protocol the agent speaks; this server speaks `1`. Any other is
+                 *     a 426 that names both.
+                 */
+                "Skillrun-Agent-Protocol": components["parameters"]["AgentProtocol"];
+            };
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+                /** @description The upload's id, as the job's `uploads` lists it. */
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload's bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["FileBytes"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeAgent"];
+            /**
+             * @description No run of the caller has this id, or the run takes no upload of this id as a file
+             *     input (or it was deleted).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            409: components["responses"]["AgentRunNotHeld"];
+            422: components["responses"]["ValidationFailed"];
+            426: components["responses"]["AgentProtocolMismatch"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    agentPutRunProfile: {
+        parameters: {
+            query: {
+                /** @description The agent's id, as it claimed the run. */
+                agent_id: components["parameters"]["AgentIdQuery"];
+            };
+            header: {
+                /**
+                 * @description The version of the agent protocol the agent speaks; this server speaks `1`. Any other is
+                 *     a 426 that names both.
+                 */
+                "Skillrun-Agent-Protocol": components["parameters"]["AgentProtocol"];
+            };
+            path: {
+                /** @description The run's id, e.g. `run_019a9f4e-6c1b-7d3a-9b1e-2f4c5d6e7f80`. */
+                id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorageState"];
+            };
+        };
+        responses: {
+            /** @description What became of it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentProfileSaved"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["MissingScopeAgent"];
+            404: components["responses"]["RunNotFound"];
+            409: components["responses"]["AgentRunNotHeld"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             426: components["responses"]["AgentProtocolMismatch"];
             429: components["responses"]["RateLimited"];

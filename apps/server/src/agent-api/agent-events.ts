@@ -1,6 +1,6 @@
 import type { components } from "@skillrun/contract";
 import type { NewRunEvent } from "../db/repositories/run-events.js";
-import { DEFAULT_EVENT_LIMITS, EventBudget } from "../worker/event-limits.js";
+import { DEFAULT_EVENT_LIMITS, EventBudget, eventCapNote } from "../worker/event-limits.js";
 
 export type AgentEvent = components["schemas"]["AgentEvent"];
 export type AgentStepRef = components["schemas"]["AgentStepRef"];
@@ -13,6 +13,24 @@ export type AgentStepRef = components["schemas"]["AgentStepRef"];
 export function runEventsOf(runId: string, events: readonly AgentEvent[]): NewRunEvent[] {
   const budget = new EventBudget(DEFAULT_EVENT_LIMITS);
   return events.map((event) => budget.trim(runEventOf(runId, event)));
+}
+
+/**
+ * What the step log keeps of a batch an agent sent, `written` events into the run's claim: as a
+ * worker's EventBudget keeps them, up to `maxEvents`, then one note, then nothing. Counted by the
+ * server, so an agent that sends more than its share cannot fill the database.
+ */
+export function withinEventCap(
+  events: NewRunEvent[],
+  written: number,
+  maxEvents: number = DEFAULT_EVENT_LIMITS.maxEvents,
+): NewRunEvent[] {
+  const [first] = events;
+  if (first === undefined || written > maxEvents) return [];
+  const room = maxEvents - written;
+  if (events.length <= room) return events;
+  const note = eventCapNote(first.runId, events[room]?.at ?? first.at, maxEvents);
+  return [...events.slice(0, room), note];
 }
 
 function runEventOf(runId: string, event: AgentEvent): NewRunEvent {

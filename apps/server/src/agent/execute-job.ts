@@ -6,10 +6,12 @@ import {
   type EngineLimits,
   killBrowserProcesses,
   type NetworkPolicy,
+  type RunFile,
   type RunHostResult,
   type RunJob,
   type SkillDefinition,
   type StepRef,
+  type StorageState,
 } from "@skillrun/engine";
 import type { Logger } from "pino";
 import { agentEventOf } from "../agent-api/agent-events.js";
@@ -17,18 +19,31 @@ import { agentHolderId } from "../db/repositories/agents.js";
 import type { NewRunEvent } from "../db/repositories/run-events.js";
 import type { Holder } from "../db/repositories/run-execution.js";
 import { systemClock } from "../domain/clock.js";
+import { FileInputFailed } from "../files/prepare-file-inputs.js";
 import type { BrowserSettings } from "../worker/browser-settings.js";
 import { toRunEvent } from "../worker/engine-events.js";
 import { EventBudget, type EventLimits } from "../worker/event-limits.js";
 import { EventWriter } from "../worker/event-writer.js";
 import { endingOf, timeoutMessageOf } from "../worker/execute-run/finish.js";
+import {
+  endingSaves,
+  profileStartMessage,
+  profileTooLargeMessage,
+} from "../worker/execute-run/profile.js";
 import type { ReservedHost, RunHosts } from "../worker/run-hosts.js";
 import { RunPause, RunWatch } from "../worker/run-pause.js";
 import { RunStop } from "../worker/run-stop.js";
 import { TimeLimit } from "../worker/time-limit.js";
+import { prepareJobInputs } from "./job-inputs.js";
 import type { RunFiles } from "./run-files.js";
 import { RunLink, type RunLoss } from "./run-link.js";
-import type { AgentEndRequest, AgentJob, ServerLink } from "./server-link.js";
+import {
+  type AgentEndRequest,
+  type AgentJob,
+  RunNotHeld,
+  type ServerLink,
+  type StorageStateBody,
+} from "./server-link.js";
 
 /** What the agent executes its runs with. */
 export interface AgentRunDeps {
@@ -46,6 +61,8 @@ export interface AgentRunDeps {
   workDir: string;
   /** Uploads a run's files and video to the server. */
   files: RunFiles;
+  /** FILE_MAX_BYTES: the largest file a URL given for a `file` input may give. */
+  fileMaxBytes: number;
 }
 
 // How often the agent looks at each of its runs (and renews its lease): within the second a
@@ -98,17 +115,41 @@ export async function executeJob(
       .catch((error: unknown) => logger.warn({ err: error }, "could not reach the server"));
   }, WATCH_MS);
   const dir = join(deps.workDir, runId);
-  const progress: { data: Record<string, unknown>; step: StepRef | undefined } = {
-    data: {},
-    step: undefined,
-  };
+  const progress: {
+    data: Record<string, unknown>;
+    step: StepRef | undefined;
+    /** The storage the browser ended with, for the run's profile (never logged). */
+    profileJson?: string;
+  } = { data: {}, step: undefined };
+  const log = (level: "info" | "warn", message: string) =>
+    writer.push(budget.admit({ runId, at: clock.now(), type: "log", level, message }));
   logger.info(`run started: ${job.skill_id}, attempt ${job.attempt}`);
   try {
-    await mkdir(join(dir, "files"), { recursive: true, mode: 0o700 });
+    const filesDir = join(dir, "files");
+    await mkdir(filesDir, { recursive: true, mode: 0o700 });
+    if (job.profile !== undefined)
+      log("info", profileStartMessage(preparedProfileOf(job.profile), false));
+    const inputs = await startingInputs(deps, job, dir, control.signal);
+    if ("state" in inputs) {
+      // The run ends before its first step: an input that cannot be had, or a stop meanwhile.
+      timeLimit.stop();
+      clearInterval(beat);
+      const ending =
+        inputs.state === "reset"
+          ? inputs
+          : endOf(inputs.stopped, definition, control.signal.reason);
+      const stepLog = await writer.handOver();
+      await reportEnd(deps, logger, runId, {
+        ...ending,
+        events: stepLog.events.map(agentEventOf),
+        duration_ms: Date.now() - started,
+      });
+      return;
+    }
     const videoPath = join(dir, "video.webm");
     const hosted = deps.hosts.execute(
       host,
-      runJobOf(deps, job, definition, dir, videoPath),
+      runJobOf(deps, job, definition, { dir, videoPath, ...inputs }),
       {
         onEvent: (event: EngineEvent) => {
           if (event.type === "step_started") progress.step = event.step;
@@ -128,7 +169,9 @@ export async function executeJob(
             budget.admit({ runId, at: clock.now(), type: "log", level: "warn", message }),
           ),
         onFile: (file) => deps.files.file(runId, join(dir, "files"), file),
-        onProfile: () => {},
+        onProfile: (json) => {
+          progress.profileJson = json;
+        },
         // An agent keeps no metrics of its own (the server's count the API's side).
         onBrowserLaunched: () => {},
         // No live view of a client run: its frames would have to cross the agent's link
@@ -168,6 +211,10 @@ export async function executeJob(
     await Promise.all([deps.files.flushed(runId), pauses.left()]);
     clearInterval(beat);
     const ending = endingOf(outcome, progress.data, progress.step, deps.memoryMb);
+    // Saved before the ending, while the agent holds the run, as a worker saves it.
+    if (progress.profileJson !== undefined) {
+      await saveProfile(deps, job, progress.profileJson, ending, log);
+    }
     const stepLog = await writer.handOver();
     const reason = control.signal.reason;
     await reportEnd(deps, logger, runId, {
@@ -189,19 +236,26 @@ function runJobOf(
   deps: AgentRunDeps,
   job: AgentJob,
   definition: SkillDefinition,
-  dir: string,
-  videoPath: string,
+  run: { dir: string; videoPath: string; inputs: Record<string, unknown>; files: RunFile[] },
 ): RunJob {
+  const { dir, videoPath } = run;
   return {
     definition,
     skills: job.skills as unknown as Record<string, SkillDefinition>,
-    inputs: job.inputs,
+    inputs: run.inputs,
     secrets: job.secrets,
     run: { id: job.run_id, skill_id: job.skill_id, owner: "", attempt: job.attempt },
     limits: deps.limits,
     network: AGENT_NETWORK,
     clockOffsetMs: 0,
-    files: { dir: join(dir, "files"), existing: [] },
+    files: { dir: join(dir, "files"), existing: run.files },
+    ...(job.profile !== undefined && {
+      profile: {
+        state: job.profile.state as StorageState | null,
+        save: job.profile.save,
+        maxBytes: job.profile.max_bytes,
+      },
+    }),
     browser: {
       chromium: deps.chromium,
       videoPath,
@@ -219,6 +273,83 @@ function runJobOf(
 const AGENT_NETWORK: NetworkPolicy = { allowPrivate: true };
 
 type Ending = Omit<AgentEndRequest, "agent_id" | "events" | "duration_ms">;
+
+/**
+ * The job's inputs as the engine takes them, its `file` inputs made run files (sent on to the
+ * server as the run's files); otherwise how the run ends before its first step: in reset naming
+ * the input that cannot be had, or as the stop that came meanwhile.
+ */
+async function startingInputs(
+  deps: AgentRunDeps,
+  job: AgentJob,
+  dir: string,
+  signal: AbortSignal,
+): Promise<
+  | { inputs: Record<string, unknown>; files: RunFile[] }
+  | (Ending & { state: "reset" })
+  | { state: "stopped"; stopped: RunHostResult }
+> {
+  const filesDir = join(dir, "files");
+  try {
+    return await prepareJobInputs(
+      { server: deps.server, network: AGENT_NETWORK, maxBytes: deps.fileMaxBytes },
+      job,
+      { filesDir, uploadsDir: join(dir, "uploads") },
+      (file) => deps.files.file(job.run_id, filesDir, file),
+      signal,
+    );
+  } catch (error) {
+    if (signal.aborted) {
+      const reason = signal.reason instanceof RunStop ? signal.reason.kind : null;
+      return { state: "stopped", stopped: { outcome: "aborted", data: {}, reason } };
+    }
+    const message =
+      error instanceof FileInputFailed
+        ? error.message
+        : `the run's file inputs could not be had: ${(error as Error).message}`;
+    return { state: "reset", data: {}, error: { step: null, message } };
+  }
+}
+
+/** The job's profile as the step log's start line describes it. */
+function preparedProfileOf(profile: NonNullable<AgentJob["profile"]>) {
+  return {
+    name: profile.name,
+    save: profile.save === "never" ? null : profile.save,
+    state: profile.state as StorageState | null,
+    version: profile.version,
+  };
+}
+
+/**
+ * Sends the storage the run's browser ended with to be saved as its profile's next version, when
+ * the profile's `save` and the ending say so, and writes in the step log what became of it.
+ */
+async function saveProfile(
+  deps: AgentRunDeps,
+  job: AgentJob,
+  json: string,
+  ending: RunHostResult,
+  log: (level: "info" | "warn", message: string) => void,
+): Promise<void> {
+  const profile = job.profile;
+  if (profile === undefined || profile.save === "never" || !endingSaves(profile.save, ending)) {
+    return;
+  }
+  const bytes = Buffer.byteLength(json);
+  if (bytes > profile.max_bytes) {
+    log("warn", profileTooLargeMessage(profile.name, bytes, profile.max_bytes));
+    return;
+  }
+  try {
+    const saved = await deps.server.saveProfile(job.run_id, JSON.parse(json) as StorageStateBody);
+    log(saved.saved ? "info" : "warn", saved.message);
+  } catch (error) {
+    // Not held any more: the run was cancelled or taken, and its ending says so.
+    if (error instanceof RunNotHeld) return;
+    log("warn", `browser profile ${profile.name} was not saved: ${(error as Error).message}`);
+  }
+}
 
 /** The ending to report, from how the engine's work ended and why it was stopped. */
 function endOf(ending: RunHostResult, definition: SkillDefinition, reason: unknown): Ending {

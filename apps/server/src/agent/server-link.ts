@@ -1,5 +1,8 @@
-import { openAsBlob } from "node:fs";
+import { createWriteStream, openAsBlob } from "node:fs";
 import { basename } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { components } from "@skillrun/contract";
 import { AGENT_PROTOCOL, AGENT_PROTOCOL_HEADER } from "../agent-api/protocol.js";
 
@@ -7,6 +10,8 @@ export type AgentJob = components["schemas"]["AgentJob"];
 export type AgentEventsRequest = components["schemas"]["AgentEventsRequest"];
 export type AgentEndRequest = components["schemas"]["AgentEndRequest"];
 export type AgentRunStatus = components["schemas"]["AgentRunStatus"];
+export type AgentProfileSaved = components["schemas"]["AgentProfileSaved"];
+export type StorageStateBody = components["schemas"]["StorageState"];
 
 /** The server speaks another protocol version: the agent cannot work with it at all. */
 export class ProtocolRefused extends Error {
@@ -101,6 +106,37 @@ export class ServerLink {
     );
   }
 
+  /** Writes an upload the run's job lists (one of its file inputs) to `target`. */
+  async download(
+    runId: string,
+    fileId: string,
+    target: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const query = `agent_id=${encodeURIComponent(this.agent.id)}`;
+    const response = await this.call(
+      "GET",
+      `/agent/run/${encodeURIComponent(runId)}/uploads/${encodeURIComponent(fileId)}?${query}`,
+      undefined,
+      AbortSignal.any([signal, AbortSignal.timeout(UPLOAD_TIMEOUT_MS)]),
+    );
+    if (response.body === null) throw new Error(`GET upload ${fileId} answered no body`);
+    const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+    await pipeline(body, createWriteStream(target, { mode: 0o600 }));
+  }
+
+  /** Saves the storage state the run's browser ended with as its profile's next version. */
+  async saveProfile(runId: string, state: StorageStateBody): Promise<AgentProfileSaved> {
+    const query = `agent_id=${encodeURIComponent(this.agent.id)}`;
+    const response = await this.call(
+      "PUT",
+      `/agent/run/${encodeURIComponent(runId)}/profile?${query}`,
+      state,
+      AbortSignal.timeout(CALL_TIMEOUT_MS),
+    );
+    return (await response.json()) as AgentProfileSaved;
+  }
+
   private async call(
     method: string,
     path: string,
@@ -113,10 +149,10 @@ export class ServerLink {
       headers: {
         authorization: `Bearer ${this.key}`,
         // A form's content type (with its boundary) is fetch's to set.
-        ...(!form && { "content-type": "application/json" }),
+        ...(!form && body !== undefined && { "content-type": "application/json" }),
         [AGENT_PROTOCOL_HEADER]: AGENT_PROTOCOL,
       },
-      body: form ? body : JSON.stringify(body),
+      body: form || body === undefined ? body : JSON.stringify(body),
       signal,
     });
     if (response.ok) return response;

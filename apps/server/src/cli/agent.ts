@@ -70,6 +70,7 @@ export async function agentCommand(options: AgentCommandOptions): Promise<number
       memoryMb: config.RUN_MEMORY_MB,
       workDir,
       files: new RunFiles(server, logger),
+      fileMaxBytes: config.FILE_MAX_BYTES,
     },
     { concurrency, waitSeconds: 25, memoryMb: config.RUN_MEMORY_MB, stopGraceMs: 500 },
     // Run processes get PATH (to find ffmpeg and Chromium) and nothing else.

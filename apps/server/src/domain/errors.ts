@@ -373,6 +373,14 @@ export class AgentRunNotHeld extends AppError {
   }
 }
 
+/** An upload an agent asked for that its run does not take as a file input (or that is gone). */
+export class AgentUploadNotFound extends AppError {
+  readonly status = 404;
+  constructor() {
+    super("The run takes no such upload as a file input");
+  }
+}
+
 /** An agent's file that would take its run's files past RUN_FILES_MAX_BYTES. */
 export class RunFilesQuotaExceeded extends AppError {
   readonly status = 413;

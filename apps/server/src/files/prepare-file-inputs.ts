@@ -31,8 +31,10 @@ export interface FileInputValue {
 }
 
 export interface FileInputDeps {
-  uploads: UploadedFileRepository;
-  fileStore: FileStore;
+  /** Where an upload's record is found (an agent finds those its job lists). */
+  uploads: Pick<UploadedFileRepository, "get">;
+  /** Where an upload's bytes are, and the run's files folder (a URL is fetched beside it). */
+  fileStore: Pick<FileStore, "uploadPathOf" | "filesDirOf">;
   /** Where the run may connect: a URL input is fetched as the run's own requests are. */
   network: NetworkPolicy;
   /** Largest file a URL may give (FILE_MAX_BYTES). */

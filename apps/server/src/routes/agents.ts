@@ -1,7 +1,9 @@
+import { createReadStream } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
 import express, { type Request, type Response, type Router } from "express";
 import type { Logger } from "pino";
-import { runEventsOf, stepOf } from "../agent-api/agent-events.js";
+import { runEventsOf, stepOf, withinEventCap } from "../agent-api/agent-events.js";
 import { type AgentJob, agentJobOf } from "../agent-api/agent-job.js";
 import {
   AGENT_PROTOCOL,
@@ -13,13 +15,16 @@ import {
   type AgentSideRun,
   agentHolderId,
 } from "../db/repositories/agents.js";
+import type { ProfileRepository } from "../db/repositories/profiles.js";
 import type { NewRunEvent } from "../db/repositories/run-events.js";
 import type { Holder, RunExecutionRepository } from "../db/repositories/run-execution.js";
 import type { RunFileRepository } from "../db/repositories/run-files.js";
+import type { UploadedFileRepository } from "../db/repositories/uploaded-files.js";
 import type { Clock } from "../domain/clock.js";
 import {
   AgentProtocolMismatch,
   AgentRunNotHeld,
+  AgentUploadNotFound,
   RequestInvalid,
   RunFilesQuotaExceeded,
   RunNotFound,
@@ -31,7 +36,9 @@ import type { FileStore } from "../files/file-store.js";
 import { ownerOf } from "../http/auth.js";
 import { type BodyOf, operation } from "../http/operation.js";
 import { type ReceivedFile, receivedFile } from "../http/upload-body.js";
+import { keptStorageState } from "../profiles/storage-state.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
+import { profileSavedNote } from "../worker/execute-run/profile.js";
 import { pausedEventOf, resumedEventOf, unpausedEventOf } from "../worker/run-pause.js";
 import { DEFAULT_WORKER_OPTIONS } from "../worker/worker.js";
 
@@ -40,6 +47,10 @@ export interface AgentsRouterDeps {
   execution: RunExecutionRepository;
   /** Opens a claimed run's secret inputs and the secrets it reads, for its agent. */
   runSecrets: RunSecrets;
+  /** The uploads a claimed run's `file` inputs name, which its agent fetches. */
+  uploads: UploadedFileRepository;
+  /** The saved browser profiles client runs start with and save. */
+  profiles: ProfileRepository;
   /** Tells of runs queued (on any server of the database): a waiting claim looks again. */
   queuedWakes: (listener: () => void) => () => void;
   clock: Clock;
@@ -104,7 +115,7 @@ export function agentsRouter(deps: AgentsRouterDeps): Router {
       const { holder, run } = await heldRun(req, req.body.agent_id);
       const body = req.body;
       const held = await execution.record(holder, {
-        events: runEventsOf(holder.runId, body.events),
+        events: await capped(holder.runId, runEventsOf(holder.runId, body.events)),
         ...(body.data !== undefined && { data: body.data }),
         ...(body.effects !== undefined && { effects: body.effects }),
       });
@@ -181,6 +192,59 @@ export function agentsRouter(deps: AgentsRouterDeps): Router {
     }),
   );
 
+  router.get(
+    "/agent/run/:id/uploads/:file_id",
+    operation("agentGetRunUpload", async (req, res) => {
+      checkProtocol(req, res);
+      const { holder, run } = await heldRun(req, req.query.agent_id);
+      const fileId = req.params.file_id;
+      // Only an upload one of the run's inputs names: an agent key reads nothing else.
+      const inputs = (await agents.inputsOf(holder.runId)) ?? {};
+      const named = Object.values(inputs).includes(fileId);
+      const upload = named ? await deps.uploads.get(run.owner, fileId) : null;
+      if (upload === null) throw new AgentUploadNotFound();
+      const stream = createReadStream(files.store.uploadPathOf(upload.id));
+      // Opened before the status is sent: an upload retention removed meanwhile is a 404.
+      await new Promise<void>((resolve, reject) => {
+        stream.once("open", () => resolve());
+        stream.once("error", () => reject(new AgentUploadNotFound()));
+      });
+      res.status(200);
+      res.setHeader("Content-Type", "application/octet-stream");
+      res.setHeader("Content-Length", String(upload.bytes));
+      await pipeline(stream, res).catch(() => res.destroy());
+    }),
+  );
+
+  router.put(
+    "/agent/run/:id/profile",
+    operation("agentPutRunProfile", async (req, res) => {
+      checkProtocol(req, res);
+      const { holder, run } = await heldRun(req, req.query.agent_id);
+      const profile = run.profile;
+      if (profile === null || (profile.save !== "on_success" && profile.save !== "always")) {
+        throw new RequestInvalid([
+          {
+            loc: ["path", "id"],
+            msg: "Value error, the run's skill saves no browser profile",
+            type: "value_error",
+          },
+        ]);
+      }
+      const state = keptStorageState(req.body);
+      const saved = await deps.profiles.saveFromRun(holder, run.owner, profile.name, state);
+      const note = profileSavedNote(profile.name, saved, deps.profiles.limits);
+      if (saved.saved) {
+        const { version, cookies, bytes } = saved;
+        res.json({ saved: true, version, cookies, bytes, message: note?.message ?? "" });
+      } else if (saved.why === "not_held" || note === null) {
+        throw notHeld(await agents.runOf(holder.runId));
+      } else {
+        res.json({ saved: false, why: saved.why, bytes: saved.bytes, message: note.message });
+      }
+    }),
+  );
+
   router.put(
     "/agent/run/:id/video",
     operation("agentPutRunVideo", async (req, res) => {
@@ -250,10 +314,12 @@ export function agentsRouter(deps: AgentsRouterDeps): Router {
         await sweep();
         const run = await execution.claim(holderId, deps.leaseMs, { owner, name: agent.name });
         if (run !== null) {
-          const job = await agentJobOf(run, deps.runSecrets, {
-            leaseMs: deps.leaseMs,
-            now: clock.now(),
-          });
+          const sources = {
+            secrets: deps.runSecrets,
+            uploads: deps.uploads,
+            profiles: deps.profiles,
+          };
+          const job = await agentJobOf(run, sources, { leaseMs: deps.leaseMs, now: clock.now() });
           if ("run_id" in job) return job;
           await failUnusable({ runId: run.id, workerId: holderId }, job.message);
           continue;
@@ -313,6 +379,12 @@ export function agentsRouter(deps: AgentsRouterDeps): Router {
     return { holder, run };
   }
 
+  /** What the step log keeps of an agent's batch: its claim's share of events is counted here. */
+  async function capped(runId: string, events: NewRunEvent[]): Promise<NewRunEvent[]> {
+    if (events.length === 0) return events;
+    return withinEventCap(events, await agents.eventsSinceClaim(runId));
+  }
+
   /** Writes the ending an agent reports; false when the run was no longer the agent's. */
   async function endRun(
     holder: Holder,
@@ -320,7 +392,7 @@ export function agentsRouter(deps: AgentsRouterDeps): Router {
     body: BodyOf<"agentRunEnd">,
   ): Promise<boolean> {
     const at = clock.now();
-    const events = runEventsOf(holder.runId, body.events);
+    const events = await capped(holder.runId, runEventsOf(holder.runId, body.events));
     const base = {
       runId: holder.runId,
       at,

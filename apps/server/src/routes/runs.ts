@@ -129,6 +129,12 @@ export function runsRouter(deps: {
         throw fromStepInvalid("the run did not fail at a step: say which step to start at");
       }
       const kept = await runs.checkpoint(original.id, step);
+      if (kept === null && original.environment === "client") {
+        // docs/decisions/0066-client-runs-start-over.md
+        throw fromStepInvalid(
+          "a client run keeps no checkpoints (its agent sends none), so it cannot be rerun from a step; start it again with POST /run/",
+        );
+      }
       if (kept === null) {
         const labels = await runs.checkpointLabels(original.id);
         throw fromStepInvalid(

@@ -39,15 +39,7 @@ export class EventBudget {
     if (this.written > maxEvents) return [];
     this.written += 1;
     if (this.written <= maxEvents) return [this.trim(event)];
-    return [
-      {
-        runId: event.runId,
-        at: event.at,
-        type: "log",
-        level: "warn",
-        message: `the run reached its limit of ${maxEvents} events in the step log; later events are not recorded (the run goes on)`,
-      },
-    ];
+    return [eventCapNote(event.runId, event.at, maxEvents)];
   }
 
   /** The event with its message and data cut to the limits. */
@@ -62,6 +54,17 @@ export class EventBudget {
     }
     return trimmed;
   }
+}
+
+/** The note a step log gets in place of the events past its limit of `maxEvents`. */
+export function eventCapNote(runId: string, at: Date, maxEvents: number): NewRunEvent {
+  return {
+    runId,
+    at,
+    type: "log",
+    level: "warn",
+    message: `the run reached its limit of ${maxEvents} events in the step log; later events are not recorded (the run goes on)`,
+  };
 }
 
 /** `text` cut to at most `maxBytes` UTF-8 bytes plus an ellipsis and a note of its real size. */

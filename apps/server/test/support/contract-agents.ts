@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import { AGENT_PROTOCOL, AGENT_PROTOCOL_HEADER } from "../../src/agent-api/protocol.js";
+import type { NewRun } from "../../src/db/repositories/runs.js";
 import { startTestServer, type TestServer } from "../../src/test-support/test-server.js";
 import type { RowHelpers } from "./contract-keys.js";
 import type { Ctx, Provocation, Table } from "./contract-table.js";
@@ -8,7 +9,7 @@ import { call, oversizedRunBody, type Reply } from "./http.js";
 
 /**
  * The contract table's rows for the agent operations (agentClaim, agentRunEvents, agentRunEnd,
- * agentPutRunFile, agentPutRunVideo, listAgents): every status each declares.
+ * agentPutRunFile, agentPutRunVideo, agentGetRunUpload, agentPutRunProfile, listAgents): every status each declares.
  */
 
 /** A fresh agent id, as `skillrun agent` makes one. */
@@ -68,12 +69,20 @@ function agentKey(server: TestServer, owner = "alice"): Promise<string> {
   return server.keyFor(owner, ["agent"]);
 }
 
+/** What a client run is queued with besides its skill: its inputs, its browser profile. */
+type ClientRunOptions = Pick<NewRun, "inputs" | "profile">;
+
 /** Queues a client run of alice's contract skill on `server`. */
-async function clientRun(server: TestServer, skillId: string): Promise<string> {
+async function clientRun(
+  server: TestServer,
+  skillId: string,
+  options: Partial<ClientRunOptions> = {},
+): Promise<string> {
   const run = await server.repos.runs.create({
     owner: "alice",
     skill: { id: skillId, name: "Contract" },
     inputs: {},
+    ...options,
     client: { timeoutMs: 600_000 },
   });
   return run.id;
@@ -83,9 +92,10 @@ async function clientRun(server: TestServer, skillId: string): Promise<string> {
 export async function heldClientRun(
   server: TestServer,
   skillId: string,
+  options: Partial<ClientRunOptions> = {},
 ): Promise<{ runId: string; agentId: string; key: string }> {
   const key = await agentKey(server);
-  const runId = await clientRun(server, skillId);
+  const runId = await clientRun(server, skillId, options);
   const agentId = newAgentId();
   const claimed = await agentCall(server, "POST", "/v1/agent/claim", key, {
     agent_id: agentId,
@@ -97,6 +107,36 @@ export async function heldClientRun(
   expect((claimed.body as { run_id: string }).run_id).toBe(runId);
   return { runId, agentId, key };
 }
+
+/** An upload of alice's (POST /v1/file): its id. */
+export async function aliceUpload(server: TestServer, bytes: Uint8Array): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob([bytes], { type: "text/csv" }), "orders.csv");
+  const response = await fetch(`${server.origin}/v1/file`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${await server.keyFor("alice")}` },
+    body: form,
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** A storage state as a browser's profile holds it: one cookie, no values of note. */
+export const STORAGE_STATE = {
+  cookies: [
+    {
+      name: "session",
+      value: "s1",
+      domain: "shop.example",
+      path: "/",
+      expires: -1,
+      httpOnly: true,
+      secure: true,
+      sameSite: "Lax",
+    },
+  ],
+  origins: [],
+};
 
 /** The skill of the client runs agents claim here: one whose stored definition an agent can run. */
 export const AGENT_SKILL = "skill_agent_contract";
@@ -188,6 +228,32 @@ export function agentRows({ unauthorized, failing }: RowHelpers): Table {
           t.key,
           p,
         );
+  /** GET of an upload the held run's input names (`file`), or of any id for the shared rows. */
+  const getUpload =
+    (file = "file_00000000-0000-7000-8000-000000000000") =>
+    (ctx: Ctx, t: { runId: string; agentId: string; key: string }, p?: string) =>
+      agentCall(
+        ctx.main,
+        "GET",
+        `/v1/agent/run/${t.runId}/uploads/${file}?agent_id=${t.agentId}`,
+        t.key,
+        undefined,
+        p,
+      );
+  const putProfile = (ctx: Ctx, t: { runId: string; agentId: string; key: string }, p?: string) =>
+    agentCall(
+      ctx.main,
+      "PUT",
+      `/v1/agent/run/${t.runId}/profile?agent_id=${t.agentId}`,
+      t.key,
+      STORAGE_STATE,
+      p,
+    );
+  // A profile of its own for each run: runs that save one profile are claimed one at a time.
+  let profiles = 0;
+  const savesProfile = () => ({
+    profile: { name: `contract-${++profiles}`, save: "on_success" as const },
+  });
   const putVideo = (ctx: Ctx, t: { runId: string; agentId: string; key: string }, p?: string) =>
     p === undefined
       ? agentUpload(
@@ -491,6 +557,137 @@ export function agentRows({ unauthorized, failing }: RowHelpers): Table {
           `/v1/agent/run/${NO_RUN}/video?agent_id=${newAgentId()}`,
           ctx.brokenKey,
           new Uint8Array([1]),
+        ),
+      ),
+    },
+
+    agentGetRunUpload: {
+      "200": [
+        {
+          name: "an upload the held run's input names, byte for byte",
+          send: async (ctx) => {
+            const bytes = new TextEncoder().encode("order,qty\n1,2\n");
+            const file = await aliceUpload(ctx.main, bytes);
+            const held = await heldClientRun(ctx.main, skillId, { inputs: { orders: file } });
+            const reply = await getUpload(file)(ctx, held);
+            expect(reply.bytes).toEqual(bytes);
+            return reply;
+          },
+        },
+      ],
+      "401": unauthorized((ctx, key) =>
+        getUpload()(ctx, { runId: ctx.aliceRun, agentId: newAgentId(), key: key as string }),
+      ),
+      ...runRows(getUpload()),
+      "404": [
+        ...(runRows(getUpload())["404"] ?? []),
+        {
+          name: "an upload of the owner's that the run's inputs do not name",
+          send: async (ctx) => {
+            const file = await aliceUpload(ctx.main, new Uint8Array([1, 2, 3]));
+            return getUpload(file)(ctx, await heldClientRun(ctx.main, skillId));
+          },
+        },
+      ],
+      "422": [
+        {
+          name: "no agent_id",
+          send: async (ctx) => {
+            const held = await heldClientRun(ctx.main, skillId);
+            return agentCall(
+              ctx.main,
+              "GET",
+              `/v1/agent/run/${held.runId}/uploads/x`,
+              held.key,
+              undefined,
+            );
+          },
+        },
+      ],
+      "500": failing((ctx) =>
+        agentCall(
+          ctx.broken,
+          "GET",
+          `/v1/agent/run/${NO_RUN}/uploads/x?agent_id=${newAgentId()}`,
+          ctx.brokenKey,
+          undefined,
+        ),
+      ),
+    },
+
+    agentPutRunProfile: {
+      "200": [
+        {
+          name: "the storage state of a held run whose skill saves its profile",
+          send: async (ctx) =>
+            putProfile(ctx, await heldClientRun(ctx.main, skillId, savesProfile())),
+          check: (reply) =>
+            expect(reply.body).toEqual({
+              saved: true,
+              version: 1,
+              cookies: 1,
+              bytes: expect.any(Number),
+              message: expect.stringMatching(
+                /^browser profile contract-\d+ saved as version 1 \(1 cookies, \d+ bytes\)$/,
+              ),
+            }),
+        },
+      ],
+      "401": unauthorized((ctx, key) =>
+        putProfile(ctx, { runId: ctx.aliceRun, agentId: newAgentId(), key: key as string }),
+      ),
+      ...runRows(putProfile),
+      "413": [
+        {
+          name: "a body over 1 MiB",
+          send: async (ctx) =>
+            call(
+              ctx.main.origin,
+              "PUT",
+              `/v1/agent/run/${ctx.aliceRun}/profile?agent_id=${newAgentId()}`,
+              {
+                key: await agentKey(ctx.main),
+                body: oversizedRunBody("skill_x"),
+                headers: PROTOCOL,
+              },
+            ),
+        },
+      ],
+      "422": [
+        {
+          name: "a run whose skill saves no profile",
+          send: async (ctx) => putProfile(ctx, await heldClientRun(ctx.main, skillId)),
+          check: (reply) =>
+            expect(reply.body).toMatchObject({
+              detail: [
+                {
+                  loc: ["path", "id"],
+                  msg: "Value error, the run's skill saves no browser profile",
+                },
+              ],
+            }),
+        },
+        {
+          name: "a body that is not a storage state",
+          send: async (ctx) => {
+            const held = await heldClientRun(ctx.main, skillId, savesProfile());
+            return agentCall(
+              ctx.main,
+              "PUT",
+              `/v1/agent/run/${held.runId}/profile?agent_id=${held.agentId}`,
+              held.key,
+              { cookies: "all of them" },
+            );
+          },
+        },
+      ],
+      "500": failing((ctx) =>
+        agentCall(
+          ctx.broken,
+          "PUT",
+          `/v1/agent/run/${NO_RUN}/profile?agent_id=${newAgentId()}`,
+          ctx.brokenKey,
+          STORAGE_STATE,
         ),
       ),
     },

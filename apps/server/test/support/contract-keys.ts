@@ -63,6 +63,8 @@ const GUARDED: Record<string, [Scope, string, (ctx: Ctx) => string]> = {
   agentRunEnd: ["agent", "POST", (ctx) => `/v1/agent/run/${ctx.aliceRun}/end`],
   agentPutRunFile: ["agent", "PUT", (ctx) => `/v1/agent/run/${ctx.aliceRun}/files/a.csv`],
   agentPutRunVideo: ["agent", "PUT", (ctx) => `/v1/agent/run/${ctx.aliceRun}/video`],
+  agentGetRunUpload: ["agent", "GET", (ctx) => `/v1/agent/run/${ctx.aliceRun}/uploads/file_x`],
+  agentPutRunProfile: ["agent", "PUT", (ctx) => `/v1/agent/run/${ctx.aliceRun}/profile`],
   listAgents: ["runs:read", "GET", () => "/v1/agent/list"],
 };
 

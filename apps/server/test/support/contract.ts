@@ -74,6 +74,8 @@ export const CONTRACT_RESOURCES = {
     "agentRunEnd",
     "agentPutRunFile",
     "agentPutRunVideo",
+    "agentGetRunUpload",
+    "agentPutRunProfile",
     "listAgents",
   ],
   schedules: [

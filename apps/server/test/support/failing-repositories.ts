@@ -39,6 +39,8 @@ export const failingAgents = {
   touch: fail,
   contact: fail,
   runOf: fail,
+  inputsOf: fail,
+  eventsSinceClaim: fail,
   list: fail,
 } satisfies Record<keyof AgentRepository, unknown> as unknown as AgentRepository;
 

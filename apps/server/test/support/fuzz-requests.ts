@@ -254,6 +254,9 @@ const storedCookie = fc.record({
   secure: fc.boolean(),
   sameSite: fc.constantFrom("Strict", "Lax", "None"),
 });
+/** An upload id no owner has. */
+const NO_FILE = "file_00000000-0000-7000-8000-000000000000";
+
 const storageState = fc.record(
   {
     cookies: fc.array(storedCookie, { maxLength: 5 }),
@@ -657,6 +660,22 @@ function validRequest(op: Operation, pools: Pools): fc.Arbitrary<FuzzRequest> {
         make(`${pathOf(op, id)}?agent_id=${agent_id}`, {
           body: multipart([{ field: "file", filename: "a.csv", type: "text/csv", content: "a,b" }]),
           headers: { ...auth, ...MULTIPART_TYPE, ...AGENT_PROTOCOL_HEADERS },
+        }),
+      );
+    case "agentGetRunUpload":
+      // No fuzzing agent holds a run: each is a 404 or a fenced 409, and no upload is read.
+      return fc
+        .tuple(runId, agentId, fc.constantFrom(NO_FILE, "x", "%2e%2e"))
+        .map(([id, agent_id, file]) =>
+          make(`${pathOf(op, id).replace("{file_id}", file)}?agent_id=${agent_id}`, {
+            headers: { ...auth, ...AGENT_PROTOCOL_HEADERS },
+          }),
+        );
+    case "agentPutRunProfile":
+      return fc.tuple(runId, agentId, storageState).map(([id, agent_id, state]) =>
+        make(`${pathOf(op, id)}?agent_id=${agent_id}`, {
+          body: JSON.stringify(state),
+          headers: { ...auth, ...JSON_TYPE, ...AGENT_PROTOCOL_HEADERS },
         }),
       );
     case "listAgents":

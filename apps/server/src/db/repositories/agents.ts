@@ -21,6 +21,8 @@ export interface AgentSideRun {
   /** The step with effects under way (see RunWrite.effects), or null. */
   effectsStep: string | null;
   pauseRequested: boolean;
+  /** Its browser profile and when it saves it (null: it only reads it); null when none. */
+  profile: { name: string; save: string | null } | null;
 }
 
 /** The `worker_id` of the runs an agent holds: agents and workers never share one. */
@@ -43,6 +45,11 @@ const LIST = `SELECT id, name, version, created_at, last_contact_at FROM agents
 // The runs agents hold: an index step on (state, …) per state, filtered by owner.
 const HELD = `SELECT id, worker_id FROM runs
   WHERE owner = ? AND state IN ('play', 'pause') AND worker_id LIKE 'agent:%' LIMIT 1000`;
+
+// The index on (run_id, id) finds the claim's event and counts what follows it.
+const EVENTS_SINCE_CLAIM = `SELECT COUNT(*) AS written FROM run_events
+  WHERE run_id = ? AND id > (SELECT COALESCE(MAX(id), 0) FROM run_events
+    WHERE run_id = ? AND type = 'run_claimed')`;
 
 /** The agents of each owner: who called when, and what they hold. */
 export class AgentRepository {
@@ -72,9 +79,13 @@ export class AgentRepository {
       worker_id: string | null;
       effects_step: string | null;
       pause_requested: boolean | number;
-    }>("SELECT owner, state, worker_id, effects_step, pause_requested FROM runs WHERE id = ?", [
-      id,
-    ]);
+      profile: string | null;
+      profile_save: string | null;
+    }>(
+      `SELECT owner, state, worker_id, effects_step, pause_requested, profile, profile_save
+        FROM runs WHERE id = ?`,
+      [id],
+    );
     if (row === undefined) return null;
     return {
       owner: row.owner,
@@ -83,7 +94,27 @@ export class AgentRepository {
       effectsStep: row.effects_step,
       // SQLite keeps a boolean as 0 or 1.
       pauseRequested: Boolean(row.pause_requested),
+      profile: row.profile === null ? null : { name: row.profile, save: row.profile_save },
     };
+  }
+
+  /** The run's stored inputs (a secret one's value is `***`); null when there is no such run. */
+  async inputsOf(id: string): Promise<Record<string, unknown> | null> {
+    const [row] = await this.direct.all<{ inputs: string | null }>(
+      "SELECT inputs FROM runs WHERE id = ?",
+      [id],
+    );
+    if (row === undefined) return null;
+    return row.inputs === null ? {} : (JSON.parse(row.inputs) as Record<string, unknown>);
+  }
+
+  /**
+   * How many events the run's step log holds since its last claim: what its holder has written
+   * in this claim, besides the claim's own event (docs/decisions/0069-agents-take-files-and-profiles.md).
+   */
+  async eventsSinceClaim(id: string): Promise<number> {
+    const [row] = await this.direct.all<{ written: number | string }>(EVENTS_SINCE_CLAIM, [id, id]);
+    return Number(row?.written ?? 0);
   }
 
   /** The owner's agents heard from within a day, most recent first. */

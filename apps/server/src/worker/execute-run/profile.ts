@@ -1,4 +1,6 @@
 import type { RunHostResult, StorageState } from "@skillrun/engine";
+import type { ProfileLimits, ProfileRepository, RunSave } from "../../db/repositories/profiles.js";
+import type { ClaimedRun } from "../../db/repositories/run-execution.js";
 import { keptStorageState } from "../../profiles/storage-state.js";
 import { SecretUnreadable } from "../../secrets/secret-box.js";
 import type { RunContext } from "../execute-run.js";
@@ -18,14 +20,19 @@ export interface PreparedProfile {
  * later save by another run does not reach it (docs/decisions/0054-browser-profiles.md). A
  * string when it cannot be opened (another SECRETS_KEY): the run fails at its start saying so.
  */
-export async function openProfile({
-  deps,
-  run,
-}: RunContext): Promise<PreparedProfile | null | string> {
+export function openProfile({ deps, run }: RunContext): Promise<PreparedProfile | null | string> {
+  return openRunProfile(deps.profiles, run);
+}
+
+/** openProfile for a run claimed by anyone: a worker, or an agent's job being made. */
+export async function openRunProfile(
+  profiles: Pick<ProfileRepository, "open">,
+  run: Pick<ClaimedRun, "owner" | "profile">,
+): Promise<PreparedProfile | null | string> {
   if (run.profile === null) return null;
   const { name, save } = run.profile;
   try {
-    const opened = await deps.profiles.open(run.owner, name);
+    const opened = await profiles.open(run.owner, name);
     return { name, save, state: opened?.state ?? null, version: opened?.version ?? null };
   } catch (error) {
     if (!(error instanceof SecretUnreadable)) throw error;
@@ -74,42 +81,59 @@ export async function saveProfile(
 ): Promise<void> {
   const profile = prepared.profile;
   if (profile === undefined || profile.save === null || !endingSaves(profile.save, ending)) return;
-  const { maxBytes, perOwner } = deps.profiles.limits;
-  const log = (level: "info" | "warn", message: string) =>
-    prepared.writer.push(
-      prepared.budget.admit({ runId: run.id, at: deps.clock.now(), type: "log", level, message }),
-    );
-  const notSaved = `browser profile ${profile.name} was not saved`;
+  const { limits } = deps.profiles;
   const size = Buffer.byteLength(json);
   // Measured before it is parsed: a browser's storage may be large, and this is the server's thread.
-  if (size > maxBytes) {
-    log(
-      "warn",
-      `${notSaved}: the browser's storage is ${size} bytes as JSON, more than PROFILE_MAX_BYTES (${maxBytes})`,
-    );
-    return;
-  }
-  const state = keptStorageState(JSON.parse(json) as StorageState);
-  const saved = await deps.profiles.saveFromRun(holder, run.owner, profile.name, state);
-  if (saved.saved) {
-    log(
-      "info",
-      `browser profile ${profile.name} saved as version ${saved.version} (${saved.cookies} cookies, ${saved.bytes} bytes)`,
-    );
-  } else if (saved.why === "too_large") {
-    log(
-      "warn",
-      `${notSaved}: the browser's storage is ${saved.bytes} bytes as JSON, more than PROFILE_MAX_BYTES (${maxBytes})`,
-    );
-  } else if (saved.why === "limit") {
-    log(
-      "warn",
-      `${notSaved}: its owner keeps ${perOwner} browser profiles already (PROFILES_PER_OWNER)`,
-    );
-  } else {
+  const saved: RunSave =
+    size > limits.maxBytes
+      ? { saved: false, why: "too_large", bytes: size }
+      : await deps.profiles.saveFromRun(
+          holder,
+          run.owner,
+          profile.name,
+          keptStorageState(JSON.parse(json) as StorageState),
+        );
+  const note = profileSavedNote(profile.name, saved, limits);
+  if (note === null) {
     deps.logger.info(
       { profile: profile.name },
       "browser profile not saved: the run is no longer this worker's",
     );
+    return;
   }
+  prepared.writer.push(
+    prepared.budget.admit({ runId: run.id, at: deps.clock.now(), type: "log", ...note }),
+  );
+}
+
+/**
+ * What the step log says of a run's profile save (a worker's, or an agent's through the
+ * server); null when the run was no longer its holder's, which the step log does not hear of.
+ */
+export function profileSavedNote(
+  name: string,
+  saved: RunSave,
+  limits: ProfileLimits,
+): { level: "info" | "warn"; message: string } | null {
+  if (saved.saved) {
+    const message = `browser profile ${name} saved as version ${saved.version} (${saved.cookies} cookies, ${saved.bytes} bytes)`;
+    return { level: "info", message };
+  }
+  const notSaved = `browser profile ${name} was not saved`;
+  switch (saved.why) {
+    case "too_large":
+      return { level: "warn", message: profileTooLargeMessage(name, saved.bytes, limits.maxBytes) };
+    case "limit":
+      return {
+        level: "warn",
+        message: `${notSaved}: its owner keeps ${limits.perOwner} browser profiles already (PROFILES_PER_OWNER)`,
+      };
+    case "not_held":
+      return null;
+  }
+}
+
+/** The step log's line for a browser storage over PROFILE_MAX_BYTES, which is not saved. */
+export function profileTooLargeMessage(name: string, bytes: number, maxBytes: number): string {
+  return `browser profile ${name} was not saved: the browser's storage is ${bytes} bytes as JSON, more than PROFILE_MAX_BYTES (${maxBytes})`;
 }
