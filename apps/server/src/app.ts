@@ -305,6 +305,7 @@ export function createApp(deps: AppDeps): Express {
       runSecrets: deps.runSecrets,
       uploads: deps.uploads,
       profiles: deps.profiles,
+      metrics: deps.metrics,
       queuedWakes: deps.queuedWakes,
       clock: deps.clock,
       logger: deps.logger,

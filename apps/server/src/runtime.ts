@@ -164,6 +164,7 @@ export async function createRuntime(
   // The queue is the database's: every process reports the same depth.
   metrics.queuedRuns(() => repos.runs.countAllQueued());
   repos.runs.endings = metrics;
+  repos.runExecution.endings = metrics;
   const parts = {
     ...{ config, overrides, logger, clock, db, signals, repos, fileStore, secretBox },
     metrics,

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AGENT_PROTOCOL, AGENT_PROTOCOL_HEADER } from "../src/agent-api/protocol.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
+import { AGENT_SKILL, AGENT_SKILL_YAML, heldClientRun } from "./support/contract-agents.js";
 import { call } from "./support/http.js";
 import { outsideAddress } from "./support/outside-address.js";
 import { RunClient } from "./support/runs.js";
@@ -204,6 +206,62 @@ describe("the queue gauge", () => {
     expect(sampleValue(text, "skillrun_runs_ended_total", { state: "cancel" })).toBe(1);
     // No worker here: no slots to report.
     expect(text).not.toContain("skillrun_worker_slots{");
+  });
+});
+
+describe("runs ended by no worker's ending", () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    // No worker: each run below is ended by a sweep or an agent's call alone.
+    server = await startTestServer();
+    await server.importSkillYaml("alice", QUICK_SKILL, AGENT_SKILL_YAML);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const ended = async (state: string) =>
+    sampleValue(await scrape(server.origin), "skillrun_runs_ended_total", { state });
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it("counts a lost worker's run reset, a client run no agent took, and an agent's ending", async () => {
+    const skill = { id: "skill_quick", name: "Quick" };
+    const [reset, timeout, finish] = [
+      await ended("reset"),
+      await ended("timeout"),
+      await ended("finish"),
+    ];
+
+    // Claimed by a worker that is never heard from again: its lease runs out.
+    await server.repos.runs.create({ owner: "alice", skill, inputs: { n: 1 } });
+    expect(await server.repos.runExecution.claim("worker-gone", 1)).not.toBeNull();
+    await pause();
+    expect(await server.repos.runExecution.recoverLost(1)).toBe(1);
+
+    // A client run whose time limit passed while it waited for an agent.
+    await server.repos.runs.create({
+      owner: "alice",
+      skill,
+      inputs: { n: 2 },
+      client: { timeoutMs: 1 },
+    });
+    await pause();
+    expect(await server.repos.runExecution.expireWaitingClientRuns()).toBe(1);
+
+    // A client run an agent ended.
+    const held = await heldClientRun(server, AGENT_SKILL);
+    const end = await call(server.origin, "POST", `/v1/agent/run/${held.runId}/end`, {
+      key: held.key,
+      json: { agent_id: held.agentId, state: "finish", events: [], duration_ms: 1500 },
+      headers: { [AGENT_PROTOCOL_HEADER]: AGENT_PROTOCOL },
+    });
+    expect(end.status, end.text).toBe(200);
+
+    expect(await ended("reset")).toBe(reset + 1);
+    expect(await ended("timeout")).toBe(timeout + 1);
+    expect(await ended("finish")).toBe(finish + 1);
   });
 });
 

@@ -36,6 +36,7 @@ import type { FileStore } from "../files/file-store.js";
 import { ownerOf } from "../http/auth.js";
 import { type BodyOf, operation } from "../http/operation.js";
 import { type ReceivedFile, receivedFile } from "../http/upload-body.js";
+import type { Metrics } from "../metrics/metrics.js";
 import { keptStorageState } from "../profiles/storage-state.js";
 import type { RunSecrets } from "../secrets/run-secrets.js";
 import { profileSavedNote } from "../worker/execute-run/profile.js";
@@ -55,6 +56,8 @@ export interface AgentsRouterDeps {
   queuedWakes: (listener: () => void) => () => void;
   clock: Clock;
   logger: Logger;
+  /** Counts the runs agents end (skillrun_runs_ended_total). */
+  metrics: Pick<Metrics, "runEnded">;
   /** Aborted when the server shuts down: waiting claims answer 204 at once. */
   shutdown: AbortSignal;
   /** How long an agent's claim holds without a call (renewed by each events call). */
@@ -150,6 +153,12 @@ export function agentsRouter(deps: AgentsRouterDeps): Router {
       const ended = await endRun(holder, run, req.body);
       const after = await agents.runOf(holder.runId);
       if (!ended) throw notHeld(after);
+      // Counted by the process that wrote the ending, as a worker's are (a cancel was counted
+      // by the API that asked for it; a released run did not end).
+      const state = after?.state;
+      if (state === "finish" || state === "reset" || state === "timeout") {
+        deps.metrics.runEnded(state, req.body.duration_ms);
+      }
       res.json({ state: after?.state ?? null, pause_requested: false });
     }),
   );

@@ -25,6 +25,11 @@ export type { ClaimedRun, HeldRunState, Holder, WorkerEnding };
  */
 export class RunExecutionRepository {
   private readonly db: { direct: DirectSql; flavour: Flavour };
+  /**
+   * Told of the runs the sweeps below end (no worker's or agent's ending counts them): the
+   * process's metrics (runtime.ts).
+   */
+  endings: { runEnded(state: "reset" | "timeout"): void } | undefined;
 
   constructor(
     private readonly direct: DirectSql,
@@ -79,13 +84,13 @@ export class RunExecutionRepository {
   }
 
   /** Ends parked pauses past their expiry in timeout; returns how many. */
-  expireParked(): Promise<number> {
-    return expireParked(this.direct, this.clock.now());
+  async expireParked(): Promise<number> {
+    return this.ended("timeout", await expireParked(this.direct, this.clock.now()));
   }
 
   /** Ends in timeout the queued client runs no agent took within their time limit. */
-  expireWaitingClientRuns(): Promise<number> {
-    return expireWaitingClientRuns(this.direct, this.clock.now());
+  async expireWaitingClientRuns(): Promise<number> {
+    return this.ended("timeout", await expireWaitingClientRuns(this.direct, this.clock.now()));
   }
 
   /** Forgets a run's checkpoints: it starts over from its first step. */
@@ -139,7 +144,14 @@ export class RunExecutionRepository {
   }
 
   /** Recovers runs whose worker stopped renewing its lease; returns how many. */
-  recoverLost(maxAttempts: number): Promise<number> {
-    return recoverLost(this.direct, this.clock.now(), maxAttempts);
+  async recoverLost(maxAttempts: number): Promise<number> {
+    const { requeued, reset } = await recoverLost(this.direct, this.clock.now(), maxAttempts);
+    return requeued + this.ended("reset", reset);
+  }
+
+  /** Tells `endings` of `count` runs a sweep ended in `state`; returns `count`. */
+  private ended(state: "reset" | "timeout", count: number): number {
+    for (let i = 0; i < count; i++) this.endings?.runEnded(state);
+    return count;
   }
 }

@@ -1,11 +1,11 @@
 import { sourcesOf } from "../../domain/run-state-machine.js";
 import { type DirectSql, query, type TransactionPlan } from "../direct-sql.js";
-import { fromJsonColumn, toJsonColumn } from "../json-column.js";
+import { fromJsonColumn } from "../json-column.js";
 import type { NewRunEvent } from "../repositories/run-events.js";
 import { stateInSql } from "../repositories/run-state-filter.js";
-import { recordScheduledEnding } from "../schedules/run-endings.js";
-import { insertRunChange, recordRunChange } from "./changes.js";
+import { insertRunChange } from "./changes.js";
 import { type Holder, insertEvents } from "./record.js";
+import { type TimeoutError, type TimingOutRow, timeOutEach } from "./time-out.js";
 
 // Parking (docs/decisions/0052-parking.md): a run that waits gives up its worker, browser and
 // slot; it stays in its state with `parked_at` set, and a claim takes it again (claimParked) once
@@ -57,10 +57,7 @@ function expireParkedSql(sources: string): string {
       AND ${sources}`;
 }
 
-interface ExpiredRow {
-  id: string;
-  owner: string;
-  data: string | null;
+interface ExpiredRow extends TimingOutRow {
   paused_for: string | null;
 }
 
@@ -70,14 +67,16 @@ interface ExpiredRow {
  */
 export async function expireParked(direct: DirectSql, now: Date): Promise<number> {
   const rows = await direct.all<ExpiredRow>(SELECT_EXPIRED, [now]);
-  let expired = 0;
-  for (const row of rows) {
-    if (await direct.run(() => expireOne(row, now))) expired += 1;
-  }
-  return expired;
+  const sources = stateInSql(sourcesOf("timeout"));
+  return timeOutEach(direct, rows, now, (row) => ({
+    sql: expireParkedSql(sources.sql),
+    params: sources.params,
+    error: expiredPauseError(row),
+  }));
 }
 
-function* expireOne(row: ExpiredRow, now: Date): TransactionPlan<boolean> {
+/** What the step log says of a pause nobody ended in time: an ask unanswered, or a pause. */
+function expiredPauseError(row: ExpiredRow): TimeoutError {
   const pausedFor = fromJsonColumn<{ reason?: string; step?: string; expires_at?: string }>(
     row.paused_for,
   );
@@ -86,18 +85,5 @@ function* expireOne(row: ExpiredRow, now: Date): TransactionPlan<boolean> {
     pausedFor?.reason === "ask"
       ? `no answer to step ${step} by ${pausedFor.expires_at}`
       : `the run stayed paused until ${pausedFor?.expires_at} without being resumed`;
-  const error = { step, message };
-  const data = { ...fromJsonColumn<Record<string, unknown>>(row.data), error };
-  const sources = stateInSql(sourcesOf("timeout"));
-  const { changes } = yield* query(expireParkedSql(sources.sql), [
-    ...[now, toJsonColumn(data), row.id],
-    ...sources.params,
-  ]);
-  if (changes !== 1) return false;
-  yield* insertEvents([
-    { runId: row.id, at: now, type: "run_timed_out", message, data: { error } },
-  ]);
-  yield* recordRunChange({ id: row.id, owner: row.owner }, "timeout", now);
-  yield* recordScheduledEnding({ id: row.id, owner: row.owner }, "timeout", now);
-  return true;
+  return { step, message };
 }

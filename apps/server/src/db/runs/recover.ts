@@ -51,22 +51,27 @@ interface LostRun {
 /**
  * Recovers runs whose worker stopped renewing its lease before `now`: re-queued while they have
  * been claimed fewer than `maxAttempts` times and began no step with effects, otherwise ended in
- * `reset` with an error naming the step the worker was lost in. Returns how many it recovered.
+ * `reset` with an error naming the step the worker was lost in. Returns how many of each.
  */
 export async function recoverLost(
   direct: DirectSql,
   now: Date,
   maxAttempts: number,
-): Promise<number> {
+): Promise<{ requeued: number; reset: number }> {
   const lost = await direct.all<LostRun>(SELECT_LOST_RUNS, [now]);
-  let recovered = 0;
+  const recovered = { requeued: 0, reset: 0 };
   for (const run of lost) {
-    if (await direct.run(() => recoverOne(run, now, maxAttempts))) recovered += 1;
+    const outcome = await direct.run(() => recoverOne(run, now, maxAttempts));
+    if (outcome !== null) recovered[outcome] += 1;
   }
   return recovered;
 }
 
-function* recoverOne(run: LostRun, now: Date, maxAttempts: number): TransactionPlan<boolean> {
+function* recoverOne(
+  run: LostRun,
+  now: Date,
+  maxAttempts: number,
+): TransactionPlan<"requeued" | "reset" | null> {
   const { rows: steps } = yield* query<{ step_label: string | null }>(SELECT_LAST_STEP, [run.id]);
   const attempts = Number(run.attempts);
   const lost = `worker ${run.worker_id ?? "?"} was lost: it stopped renewing its lease (expired ${run.lease_expires_at?.toISOString()})`;
@@ -88,7 +93,7 @@ function* recoverOne(run: LostRun, now: Date, maxAttempts: number): TransactionP
     ? yield* query<{ owner: string }>(requeueLostRun(sources.sql), held)
     : yield* query<{ owner: string }>(resetLostRun(sources.sql), [...[now, data], ...held]);
   const row = rows[0];
-  if (row === undefined) return false;
+  if (row === undefined) return null;
   yield* insertEvents([
     {
       runId: run.id,
@@ -105,5 +110,5 @@ function* recoverOne(run: LostRun, now: Date, maxAttempts: number): TransactionP
   ]);
   yield* recordRunChange({ id: run.id, owner: row.owner }, requeue ? null : "reset", now);
   if (!requeue) yield* recordScheduledEnding({ id: run.id, owner: row.owner }, "reset", now);
-  return true;
+  return requeue ? "requeued" : "reset";
 }
