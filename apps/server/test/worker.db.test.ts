@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunExecutionRepository } from "../src/db/repositories/run-execution.js";
 import { systemClock } from "../src/domain/clock.js";
 import { Metrics } from "../src/metrics/metrics.js";
 import { RunSecrets } from "../src/secrets/run-secrets.js";
@@ -347,6 +348,55 @@ describe("worker shutdown", () => {
       } finally {
         await next.stop();
       }
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe("worker shutdown while a claim is under way", () => {
+  it("puts back, unstarted, a run the claim took as the worker began to stop", async () => {
+    let claiming: () => void = () => {};
+    const claimHeld = new Promise<void>((resolve) => {
+      claiming = resolve;
+    });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let first = true;
+    const own = await startTestServer({
+      worker: { concurrency: 1, pollMs: 50 },
+      // The worker's first claim waits until the test lets it go: the run is queued, and the
+      // worker told to stop, while it is under way.
+      workerExecution: (repository) => {
+        const held = Object.create(repository) as RunExecutionRepository;
+        held.claim = async (...args) => {
+          if (first) {
+            first = false;
+            claiming();
+            await released;
+          }
+          return repository.claim(...args);
+        };
+        return held;
+      },
+    });
+    try {
+      await own.importSkillYaml("alice", SLEEPY);
+      const client = new RunClient(own.origin, await own.keyFor("alice"));
+      await claimHeld;
+      const { id } = await client.start("skill_sleepy");
+      const stopped = own.worker?.stop();
+      release();
+      await stopped;
+
+      expect((await client.get(id)).state).toBeNull();
+      const events = await client.events(id);
+      expect(typesOf(events)).toEqual(["run_claimed", "run_released"]);
+      expect(events[1]?.message).toBe(
+        "the worker began to shut down as it claimed the run; the run was put back in the queue",
+      );
     } finally {
       await own.close();
     }

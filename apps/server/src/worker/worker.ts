@@ -248,6 +248,19 @@ export class Worker {
     timers.push(setInterval(task, Math.max(1, Math.floor(ms))));
   }
 
+  /** Puts a run this worker claimed but will not start back in the queue. */
+  private async putBack(run: ClaimedRun): Promise<void> {
+    const message =
+      "the worker began to shut down as it claimed the run; the run was put back in the queue";
+    const event = {
+      runId: run.id,
+      at: this.deps.clock.now(),
+      type: "run_released",
+      message,
+    } as const;
+    await this.deps.execution.release({ runId: run.id, workerId: this.id }, event);
+  }
+
   /** Claims runs until the worker is full or the queue is empty. */
   private fill(): void {
     if (this.stopping) return;
@@ -278,6 +291,13 @@ export class Worker {
       });
       if (run === null) {
         this.hosts.unreserve(host);
+        return;
+      }
+      if (this.stopping) {
+        // The claim was already under way when the worker began to stop, and took a run queued
+        // meanwhile: it goes back unstarted, for the next worker.
+        this.hosts.unreserve(host);
+        await this.putBack(run);
         return;
       }
       this.counted(run);
