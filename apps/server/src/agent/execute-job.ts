@@ -6,6 +6,7 @@ import {
   type EngineLimits,
   killBrowserProcesses,
   type NetworkPolicy,
+  type ProfileFolder,
   type RunHostResult,
   type RunJob,
   type SkillDefinition,
@@ -46,6 +47,8 @@ export interface AgentRunDeps {
   workDir: string;
   /** Uploads a run's files and video to the server. */
   files: RunFiles;
+  /** --profile-dir: the user's Chromium profile folder every run's browser starts on. */
+  profileFolder?: ProfileFolder;
 }
 
 // How often the agent looks at each of its runs (and renews its lease): within the second a
@@ -208,6 +211,7 @@ function runJobOf(
       tag: job.run_id,
       user: deps.browser.user,
       memoryLimitBytes: deps.browser.memoryLimitBytes,
+      ...(deps.profileFolder && { profileFolder: deps.profileFolder }),
     },
   };
 }
