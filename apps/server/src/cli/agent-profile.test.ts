@@ -20,16 +20,21 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function agent(...args: string[]): Promise<{ code: number; stderr: string }> {
+async function agent(...args: string[]): Promise<{ code: number | null; stderr: string }> {
   try {
     await promisify(execFile)(
       process.execPath,
       [builtCli(), "agent", "--server", "http://127.0.0.1:9", ...args],
-      { env: { ...process.env, SKILLRUN_API_KEY: "sk_test_unused", LOG_LEVEL: "silent" } },
+      {
+        env: { ...process.env, SKILLRUN_API_KEY: "sk_test_unused", LOG_LEVEL: "silent" },
+        // An agent that did not refuse runs until stopped: stopped here, the test fails on it.
+        timeout: 20_000,
+        killSignal: "SIGTERM",
+      },
     );
     return { code: 0, stderr: "" };
   } catch (error) {
-    const failed = error as { code: number; stderr: string };
+    const failed = error as { code: number | null; stderr: string };
     return { code: failed.code, stderr: failed.stderr };
   }
 }
