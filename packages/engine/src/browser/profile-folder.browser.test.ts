@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -121,6 +121,8 @@ describe("a run browser on a profile folder", { timeout: 120_000 }, () => {
     const dir = await folder();
     await makeProfileFolder(dir, site.base);
     const owner = await stat(join(dir, "Default"));
+    // A folder others may read: the launch as another user makes it private for the run.
+    await chmod(dir, 0o755);
     const run = await runOn({ path: dir, writable: true });
     expect(run.result).toMatchObject({
       outcome: "finished",
@@ -132,6 +134,7 @@ describe("a run browser on a profile folder", { timeout: 120_000 }, () => {
     // As root, Chromium ran as another user on the folder; the folder is its owner's again.
     const after = await stat(join(dir, "Default", "Cookies"));
     expect([after.uid, after.gid]).toEqual([owner.uid, owner.gid]);
+    expect((await stat(dir)).mode & 0o777).toBe(0o755);
     expect(await folderCookies(dir, site.base)).toEqual(["added=yes", "session=user"]);
   });
 

@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import {
   access,
+  chmod,
   copyFile,
   lchown,
   lstat,
@@ -81,11 +82,17 @@ async function copyInto(from: string, to: string, root: string): Promise<void> {
   for (const entry of await readdir(from, { withFileTypes: true })) {
     const path = join(from, entry.name);
     if (leftOut(entry.name, relative(root, path))) continue;
-    if (entry.isDirectory()) {
-      await mkdir(join(to, entry.name), { mode: 0o700 });
-      await copyInto(path, join(to, entry.name), root);
-    } else if (entry.isFile()) {
-      await copyFile(path, join(to, entry.name));
+    try {
+      if (entry.isDirectory()) {
+        await mkdir(join(to, entry.name), { mode: 0o700 });
+        await copyInto(path, join(to, entry.name), root);
+      } else if (entry.isFile()) {
+        await copyFile(path, join(to, entry.name));
+      }
+    } catch (error) {
+      // The user's running Chromium removes files as it goes (journals, temporary files): one
+      // gone since the folder was listed is simply not in the copy.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
   }
 }
@@ -137,10 +144,17 @@ export async function profileFolderProblem(folder: ProfileFolder): Promise<strin
   return undefined;
 }
 
-/** Who owns a folder, to give it back after a run's Chromium ran in it as another user. */
-export async function ownerOf(path: string): Promise<{ uid: number; gid: number }> {
-  const { uid, gid } = await lstat(path);
-  return { uid, gid };
+/** Who owns a folder and its mode, to give it back after a run's Chromium ran in it as another user. */
+export async function ownerOf(path: string): Promise<FolderOwner> {
+  const { uid, gid, mode } = await lstat(path);
+  return { uid, gid, mode: mode & 0o7777 };
+}
+
+interface FolderOwner {
+  uid: number;
+  gid: number;
+  /** The folder's own mode: the launch as another user makes it 0700 (chromium-user.ts). */
+  mode: number;
 }
 
 /**
@@ -148,11 +162,16 @@ export async function ownerOf(path: string): Promise<{ uid: number; gid: number 
  * user (chromium-user.ts), whose launch takes the folder over; a writable profile folder is the
  * user's own and must go back to them.
  */
-export async function giveBack(path: string, owner: { uid: number; gid: number }): Promise<void> {
+export async function giveBack(path: string, owner: FolderOwner): Promise<void> {
+  await chownAll(path, owner);
+  await chmod(path, owner.mode);
+}
+
+async function chownAll(path: string, owner: FolderOwner): Promise<void> {
   await lchown(path, owner.uid, owner.gid);
   for (const entry of await readdir(path, { withFileTypes: true })) {
     const inside = join(path, entry.name);
-    if (entry.isDirectory()) await giveBack(inside, owner);
+    if (entry.isDirectory()) await chownAll(inside, owner);
     else await lchown(inside, owner.uid, owner.gid);
   }
 }
