@@ -9,6 +9,7 @@ import {
   type ProfileFolder,
   type RunHostResult,
   type RunJob,
+  removeProfileCopies,
   type SkillDefinition,
   type StepRef,
 } from "@skillrun/engine";
@@ -152,7 +153,11 @@ export async function executeJob(
     const outcome = await hosted.outcome;
     timeLimit.stop();
     const { video, abandoned } = await hosted.closed;
-    if (abandoned) killBrowserProcesses(runId);
+    if (abandoned) {
+      killBrowserProcesses(runId);
+      // The run's copy of --profile-dir, which its killed process could not remove.
+      await removeProfileCopies(runId);
+    }
     if (video !== null) {
       const recorded = await deps.files.video(runId, videoPath);
       if (recorded) {

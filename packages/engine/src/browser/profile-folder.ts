@@ -63,10 +63,11 @@ function leftOut(name: string, path: string): boolean {
  * Copies the profile folder `source` into a new private folder (0700) for one run's browser,
  * leaving out Chromium's lock and its caches (LEFT_OUT_*). Only folders and regular files are
  * copied: a symbolic link could lead back into the user's files, which the run's browser could
- * then change. Returns the copy's path; the caller removes it.
+ * then change. Its name carries `tag` (see removeProfileCopies). Returns the copy's path; the
+ * caller removes it.
  */
-export async function copyProfileFolder(source: string): Promise<string> {
-  const copy = await mkdtemp(join(tmpdir(), "skillrun-profile-"));
+export async function copyProfileFolder(source: string, tag = ""): Promise<string> {
+  const copy = await mkdtemp(join(tmpdir(), copyPrefix(tag)));
   try {
     await copyInto(source, copy, source);
     return copy;
@@ -76,6 +77,23 @@ export async function copyProfileFolder(source: string): Promise<string> {
       `could not copy the browser profile folder ${source}: ${(error as Error).message}`,
     );
   }
+}
+
+/** The start of the name of a copy made for the browser tagged `tag` (RunBrowserOptions.tag). */
+function copyPrefix(tag: string): string {
+  return `skillrun-profile-${tag.replace(/[^\w-]/g, "_")}-`;
+}
+
+/**
+ * Removes the profile folder copies of the browser tagged `tag`: what a run process that was
+ * killed (and so never closed its browser) leaves behind, as killBrowserProcesses ends its
+ * Chromium. Returns how many there were.
+ */
+export async function removeProfileCopies(tag: string): Promise<number> {
+  const prefix = copyPrefix(tag);
+  const left = (await readdir(tmpdir())).filter((name) => name.startsWith(prefix));
+  await Promise.all(left.map((name) => rm(join(tmpdir(), name), { recursive: true, force: true })));
+  return left.length;
 }
 
 async function copyInto(from: string, to: string, root: string): Promise<void> {
@@ -196,9 +214,10 @@ export interface UsedProfileFolder {
 export async function useProfileFolder(
   folder: ProfileFolder,
   launcher: Pick<ChromiumLauncher, "user">,
+  tag: string | undefined,
 ): Promise<UsedProfileFolder> {
   if (!folder.writable) {
-    const copy = await copyProfileFolder(folder.path);
+    const copy = await copyProfileFolder(folder.path, tag);
     return { userDataDir: copy, release: () => rm(copy, { recursive: true, force: true }) };
   }
   if (await profileFolderInUse(folder.path)) {

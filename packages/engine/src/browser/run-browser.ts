@@ -72,7 +72,9 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     let profile: UsedProfileFolder | undefined;
     try {
       launcher = await chromiumLauncher(path, options.user ?? DEFAULT_CHROMIUM_USER);
-      profile = options.profileFolder && (await useProfileFolder(options.profileFolder, launcher));
+      profile =
+        options.profileFolder &&
+        (await useProfileFolder(options.profileFolder, launcher, options.tag));
       const storageState = options.restore ? storageStateOf(options.restore) : options.storageState;
       session = await launchSandboxed(
         path,
