@@ -17,6 +17,11 @@ export {
   listProcesses,
   type ProcessInfo,
 } from "./browser/processes.js";
+export {
+  type ProfileFolder,
+  profileFolderProblem,
+  removeProfileCopies,
+} from "./browser/profile-folder.js";
 export { createRunBrowser } from "./browser/run-browser.js";
 export type { ScreenshotResult } from "./browser/steps/screenshot.js";
 export type {

@@ -6,9 +6,11 @@ import {
   type EngineLimits,
   killBrowserProcesses,
   type NetworkPolicy,
+  type ProfileFolder,
   type RunFile,
   type RunHostResult,
   type RunJob,
+  removeProfileCopies,
   type SkillDefinition,
   type StepRef,
   type StorageState,
@@ -63,6 +65,8 @@ export interface AgentRunDeps {
   files: RunFiles;
   /** FILE_MAX_BYTES: the largest file a URL given for a `file` input may give. */
   fileMaxBytes: number;
+  /** --profile-dir: the user's Chromium profile folder every run's browser starts on. */
+  profileFolder?: ProfileFolder;
 }
 
 // How often the agent looks at each of its runs (and renews its lease): within the second a
@@ -192,7 +196,11 @@ export async function executeJob(
     const outcome = await hosted.outcome;
     timeLimit.stop();
     const { video, abandoned } = await hosted.closed;
-    if (abandoned) killBrowserProcesses(runId);
+    if (abandoned) {
+      killBrowserProcesses(runId);
+      // The run's copy of --profile-dir, which its killed process could not remove.
+      await removeProfileCopies(runId);
+    }
     if (video !== null) {
       const recorded = await deps.files.video(runId, videoPath);
       if (recorded) {
@@ -262,6 +270,7 @@ function runJobOf(
       tag: job.run_id,
       user: deps.browser.user,
       memoryLimitBytes: deps.browser.memoryLimitBytes,
+      ...(deps.profileFolder && { profileFolder: deps.profileFolder }),
     },
   };
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
-import { DEFAULT_ENGINE_LIMITS } from "@skillrun/engine";
+import { join, resolve } from "node:path";
+import { DEFAULT_ENGINE_LIMITS, type ProfileFolder, profileFolderProblem } from "@skillrun/engine";
 import { pino } from "pino";
 import { Agent } from "../agent/agent.js";
 import { RunFiles } from "../agent/run-files.js";
@@ -18,6 +18,10 @@ export interface AgentCommandOptions {
   chromium?: string;
   concurrency?: string;
   name?: string;
+  /** A Chromium profile folder each run's browser starts on (a copy of it, by default). */
+  profileDir?: string;
+  /** Runs use the profile folder itself, one at a time. */
+  profileWritable?: boolean;
 }
 
 /** This build's version, as agents report it (GET /v1/agent/list). */
@@ -43,6 +47,11 @@ export async function agentCommand(options: AgentCommandOptions): Promise<number
   const concurrency = Number(options.concurrency ?? "1");
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     console.error("--concurrency must be a whole number from 1 to 64");
+    return 2;
+  }
+  const profileFolder = await profileFolderOf(options, concurrency);
+  if (typeof profileFolder === "string") {
+    console.error(profileFolder);
     return 2;
   }
   const logger = pino({ level: config.LOG_LEVEL });
@@ -71,6 +80,7 @@ export async function agentCommand(options: AgentCommandOptions): Promise<number
       workDir,
       files: new RunFiles(server, logger),
       fileMaxBytes: config.FILE_MAX_BYTES,
+      ...(profileFolder && { profileFolder }),
     },
     { concurrency, waitSeconds: 25, memoryMb: config.RUN_MEMORY_MB, stopGraceMs: 500 },
     // Run processes get PATH (to find ffmpeg and Chromium) and nothing else.
@@ -78,7 +88,7 @@ export async function agentCommand(options: AgentCommandOptions): Promise<number
   );
   await agent.start();
   console.log(
-    `Skillrun agent ${identity.name} (${identity.id}) takes client runs from ${options.server}, ${concurrency} at a time`,
+    `Skillrun agent ${identity.name} (${identity.id}) takes client runs from ${options.server}, ${concurrency} at a time${profileFolder === undefined ? "" : `, on ${profileFolder.writable ? "the browser profile folder" : "copies of the browser profile folder"} ${profileFolder.path}`}`,
   );
   stopOnSignal(logger, async () => {
     await agent.stop();
@@ -91,4 +101,25 @@ export async function agentCommand(options: AgentCommandOptions): Promise<number
     process.exit(1);
   });
   return -1;
+}
+
+/**
+ * The profile folder the agent's runs start on, or why the agent refuses it: a folder that is
+ * missing or unreadable, or writable use the folder's lock cannot give (several runs at once, a
+ * running Chromium holding it). See docs/decisions/0068-local-profile-folders.md.
+ */
+async function profileFolderOf(
+  options: AgentCommandOptions,
+  concurrency: number,
+): Promise<ProfileFolder | undefined | string> {
+  const writable = options.profileWritable === true;
+  if (options.profileDir === undefined) {
+    return writable ? "--profile-writable needs --profile-dir <folder>" : undefined;
+  }
+  if (writable && concurrency > 1) {
+    return `--profile-writable runs one run at a time (Chromium locks a profile folder to one browser): use --concurrency 1, or leave out --profile-writable to give each run a copy of ${options.profileDir}`;
+  }
+  const folder = { path: resolve(options.profileDir), writable };
+  const problem = await profileFolderProblem(folder);
+  return problem === undefined ? folder : `--profile-dir: ${problem}`;
 }

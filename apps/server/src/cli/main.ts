@@ -9,7 +9,10 @@ const USAGE = `Usage: skillrun <command>
   migrate                            apply pending database migrations and exit
   agent --server <url>               execute the owner's environment: client runs on this
     [--concurrency <n>] [--chromium <path>] [--name <n>]
-                                     machine; the key (scope agent) from SKILLRUN_API_KEY
+    [--profile-dir <dir> [--profile-writable]]
+                                     machine; the key (scope agent) from SKILLRUN_API_KEY;
+                                     runs' Chromium starts on a copy of <dir> (a Chromium
+                                     profile folder), or on <dir> itself if writable
   keys create --owner <owner>        create an API key (printed once, stored hashed) with
     [--scope <s>]... [--name <n>]    scopes (repeated or a comma list; admin, all, without)
   keys list                          list API keys (id, owner, prefix, scopes, name, created,
@@ -50,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
       server: { type: "string" },
       concurrency: { type: "string" },
       chromium: { type: "string" },
+      "profile-dir": { type: "string" },
+      "profile-writable": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -71,6 +76,8 @@ async function main(argv: string[]): Promise<number> {
             ...(values.chromium !== undefined && { chromium: values.chromium }),
             ...(values.concurrency !== undefined && { concurrency: values.concurrency }),
             ...(values.name !== undefined && { name: values.name }),
+            ...(values["profile-dir"] !== undefined && { profileDir: values["profile-dir"] }),
+            profileWritable: values["profile-writable"] === true,
           })
         : usageError("agent needs --server <url>");
     case "migrate":

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { StorageState } from "./browser-snapshot.js";
 import type { ChromiumLauncher } from "./chromium-user.js";
 import { firstLine } from "./error-text.js";
+import { addStorageState } from "./storage-over-profile.js";
 import type { Viewport } from "./types.js";
 
 /**
@@ -30,6 +31,17 @@ export interface ChromiumSession {
   pid: number | undefined;
 }
 
+/** What a run's Chromium starts from, beyond its flags. */
+export interface LaunchStart {
+  /**
+   * Cookies and localStorage the context starts with (a restored checkpoint's, a saved browser
+   * profile's); over a profile folder's own, which keeps what this does not name.
+   */
+  storageState?: StorageState;
+  /** A Chromium user data folder to run on (a profile folder or its copy); a fresh one if absent. */
+  userDataDir?: string;
+}
+
 /**
  * Launches Chromium headless, saving downloads in the launcher's folder, and opens one page of
  * `viewport` size; with its sandbox unless `sandbox` is false.
@@ -41,12 +53,11 @@ export async function launchChromium(
   sandbox: boolean,
   /** More flags, e.g. the network guard's proxy. */
   extraArgs: readonly string[] = [],
-  /** Cookies and localStorage the context starts with (a restored checkpoint's). */
-  storageState?: StorageState,
+  start: LaunchStart = {},
 ): Promise<ChromiumSession> {
   // Loaded here, by the run processes that launch a browser, and by no other process.
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({
+  const options = {
     executablePath,
     downloadsPath,
     headless: true,
@@ -64,11 +75,48 @@ export async function launchChromium(
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-  });
+  };
+  if (start.userDataDir !== undefined) {
+    return launchOnFolder(chromium, start.userDataDir, options, viewport, start.storageState);
+  }
+  const browser = await chromium.launch(options);
   const pid = await browserPid(browser);
   try {
+    const { storageState } = start;
     const context = await browser.newContext({ viewport, ...(storageState && { storageState }) });
     const page = await context.newPage();
+    return { browser, context, page, pid };
+  } catch (error) {
+    await closeChromium(browser, pid, () => {});
+    throw error;
+  }
+}
+
+/**
+ * Launches Chromium on a user data folder (Playwright's persistent context: the browser's only
+ * context is the folder's). Its browser, process group and CDP sessions are those of any launch,
+ * so closing, killing, the screencast and the tabs work alike. Chromium opens one blank page; a
+ * folder set to restore its last session may open more, which are closed so that the run's tabs
+ * are its own.
+ */
+async function launchOnFolder(
+  chromium: typeof import("playwright-core").chromium,
+  userDataDir: string,
+  options: Parameters<typeof import("playwright-core").chromium.launch>[0] & object,
+  viewport: Viewport,
+  storageState: StorageState | undefined,
+): Promise<ChromiumSession> {
+  const context = await chromium.launchPersistentContext(userDataDir, { ...options, viewport });
+  const browser = context.browser();
+  if (browser === null) {
+    await context.close();
+    throw new Error("Chromium gave no browser for its profile folder");
+  }
+  const pid = await browserPid(browser);
+  try {
+    const [page = await context.newPage(), ...restored] = context.pages();
+    for (const extra of restored) await extra.close();
+    if (storageState !== undefined) await addStorageState(context, storageState);
     return { browser, context, page, pid };
   } catch (error) {
     await closeChromium(browser, pid, () => {});

@@ -8,6 +8,11 @@ import { answerDialogs } from "./dialogs.js";
 import { firstLine } from "./error-text.js";
 import { launchFailure } from "./launch-failure.js";
 import { type BrowserMemoryExceeded, type MemoryWatchdog, watchMemory } from "./memory-watchdog.js";
+import {
+  ProfileFolderRefused,
+  type UsedProfileFolder,
+  useProfileFolder,
+} from "./profile-folder.js";
 import { launchSandboxed } from "./sandboxed-launch.js";
 import { type ScreencastRecorder, startScreencastRecorder } from "./screencast-recorder.js";
 import { Tabs } from "./tabs.js";
@@ -26,6 +31,8 @@ interface OpenBrowser {
   recorder: ScreencastRecorder | undefined;
   watchdog: MemoryWatchdog | undefined;
   tabs: Tabs;
+  /** Removes the run's copy of its profile folder, or gives the folder back to its owner. */
+  releaseProfile: () => Promise<void>;
 }
 
 /**
@@ -62,8 +69,13 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     const proxy = await startGuardedProxy(guard, problem);
     let launcher: ChromiumLauncher | undefined;
     let session: ChromiumSession;
+    let profile: UsedProfileFolder | undefined;
     try {
       launcher = await chromiumLauncher(path, options.user ?? DEFAULT_CHROMIUM_USER);
+      profile =
+        options.profileFolder &&
+        (await useProfileFolder(options.profileFolder, launcher, options.tag));
+      const storageState = options.restore ? storageStateOf(options.restore) : options.storageState;
       session = await launchSandboxed(
         path,
         launcher,
@@ -71,13 +83,20 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
         options.tag,
         problem,
         proxy.chromiumArgs,
-        options.restore ? storageStateOf(options.restore) : options.storageState,
+        {
+          ...(storageState && { storageState }),
+          ...(profile && { userDataDir: profile.userDataDir }),
+        },
       );
     } catch (error) {
+      await profile?.release().catch((failure: unknown) => problem(firstLine(failure)));
       await launcher?.dispose();
       await proxy.close();
-      throw launchFailure(error, path);
+      throw error instanceof ProfileFolderRefused ? error : launchFailure(error, path);
     }
+    const releaseProfile = async () => {
+      await profile?.release().catch((failure: unknown) => problem(firstLine(failure)));
+    };
     // Before any page of the run can open a dialog.
     answerDialogs(session.context, () => dialogHandler, problem);
     const watchdog = watchdogOf(session);
@@ -102,7 +121,7 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
       async (page) => recorder?.show(page),
       problem,
     );
-    opened = { session, launcher, proxy, recorder, watchdog, tabs };
+    opened = { session, launcher, proxy, recorder, watchdog, tabs, releaseProfile };
     options.onLaunched?.(performance.now() - launching);
     if (options.restore !== undefined) {
       await reopenTabs(session.context, session.page, tabs, options.restore, problem);
@@ -148,12 +167,14 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     // A launch under way is waited for (it is bounded by its own timeout), then closed.
     const open = await opening?.catch(() => undefined);
     if (open === undefined) return { video: null, problems: [...problems] };
-    const { session, launcher, proxy, recorder, watchdog } = open;
+    const { session, launcher, proxy, recorder, watchdog, releaseProfile } = open;
     watchdog?.stop();
     const [video] = await Promise.all([
       recorder?.stop() ?? null,
       closeChromium(session.browser, session.pid, problem),
     ]);
+    // Once Chromium is gone, so that it writes nothing more into the folder.
+    await releaseProfile();
     await launcher.dispose();
     await proxy.close();
     return { video, problems: [...problems] };

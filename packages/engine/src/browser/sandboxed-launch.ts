@@ -1,7 +1,6 @@
 import { userInfo } from "node:os";
 import { messageOf } from "../error-message.js";
-import type { StorageState } from "./browser-snapshot.js";
-import { type ChromiumSession, launchChromium } from "./chromium-session.js";
+import { type ChromiumSession, type LaunchStart, launchChromium } from "./chromium-session.js";
 import type { ChromiumLauncher } from "./chromium-user.js";
 import { launchFailure } from "./launch-failure.js";
 import type { Viewport } from "./types.js";
@@ -25,15 +24,15 @@ export async function launchSandboxed(
   problem: (message: string) => void,
   /** More flags, e.g. the network guard's proxy. */
   extraArgs: readonly string[] = [],
-  /** Cookies and localStorage the context starts with (a restored checkpoint's). */
-  storageState?: StorageState,
+  /** What the browser starts from: its storage, its profile folder. */
+  start: LaunchStart = {},
 ): Promise<ChromiumSession> {
   const user = launcher.user?.name ?? userInfo().username;
   const key = `${chromiumPath}\0${user}`;
   let failure = sandboxFailures.get(key);
   if (failure === undefined) {
     try {
-      return await launchChromium(launcher, viewport, tag, true, extraArgs, storageState);
+      return await launchChromium(launcher, viewport, tag, true, extraArgs, start);
     } catch (error) {
       // Chromium names its sandbox when that is what stopped it ("No usable sandbox!", …); any
       // other failure is the launch's own and is not worth a second try.
@@ -41,7 +40,7 @@ export async function launchSandboxed(
       failure = launchFailure(error, chromiumPath).message;
     }
   }
-  const session = await launchChromium(launcher, viewport, tag, false, extraArgs, storageState);
+  const session = await launchChromium(launcher, viewport, tag, false, extraArgs, start);
   sandboxFailures.set(key, failure);
   problem(
     `Chromium runs WITHOUT its sandbox, so a page exploiting a flaw in Chromium gets every right ` +

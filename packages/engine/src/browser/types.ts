@@ -2,6 +2,7 @@ import type { NetworkPolicy } from "../network/policy.js";
 import type { BrowserAccess } from "./browser-access.js";
 import type { BrowserSnapshot, StorageState } from "./browser-snapshot.js";
 import type { BrowserMemoryExceeded } from "./memory-watchdog.js";
+import type { ProfileFolder } from "./profile-folder.js";
 
 /** A page size in CSS pixels. */
 export interface Viewport {
@@ -61,8 +62,14 @@ export interface RunBrowserOptions {
   /**
    * The storage (cookies, localStorage) the browser starts with when it restores no snapshot:
    * a browser profile's (see profile-state.ts). A restored snapshot's own storage is later.
+   * With a profile folder it is added over the folder's own (storage-over-profile.ts).
    */
   storageState?: StorageState;
+  /**
+   * A Chromium user data folder the browser starts on (an agent's `--profile-dir`): a copy of
+   * its own, removed when the browser closes, unless `writable` (profile-folder.ts).
+   */
+  profileFolder?: ProfileFolder;
 }
 
 /** A finished recording. */

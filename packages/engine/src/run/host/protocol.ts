@@ -1,5 +1,6 @@
 import type { StorageState } from "../../browser/browser-snapshot.js";
 import type { ChromiumEnv } from "../../browser/find-chromium.js";
+import type { ProfileFolder } from "../../browser/profile-folder.js";
 import type { RecordedVideo } from "../../browser/types.js";
 import type { ProfileSave } from "../../definition/profile.js";
 import type { SkillDefinition } from "../../definition/types.js";
@@ -60,6 +61,8 @@ export interface RunJob {
     user: string;
     /** Past this much memory the browser is killed and the run fails saying so. */
     memoryLimitBytes: number;
+    /** The agent's `--profile-dir`: the Chromium user data folder the browser starts on. */
+    profileFolder?: ProfileFolder;
   };
 }
 

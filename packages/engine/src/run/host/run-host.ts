@@ -124,6 +124,7 @@ async function execute(job: RunJob): Promise<void> {
     memoryLimitBytes: job.browser.memoryLimitBytes,
     ...(job.resume?.browser && { restore: job.resume.browser }),
     ...(job.profile?.state && { storageState: job.profile.state }),
+    ...(job.browser.profileFolder && { profileFolder: job.browser.profileFolder }),
     onProblem: (message) => post({ type: "problem", message: masker.maskText(message) }),
     onLaunched: (ms) => post({ type: "browser_launched", ms }),
     onMemoryExceeded: (error) => {
@@ -215,6 +216,13 @@ async function reportProfile(
 ): Promise<void> {
   const profile = job.profile;
   if (profile === undefined || !savesOn(profile.save, result)) return;
+  if (job.browser.profileFolder !== undefined) {
+    // Its storage holds the machine's own sign-ins, which never leave it (docs/decisions/0068).
+    const message =
+      "the browser profile was not saved: the browser started on this machine's profile folder (--profile-dir), whose sessions are not sent to the server";
+    post({ type: "problem", message });
+    return;
+  }
   try {
     const snapshot = await access.snapshot();
     if (snapshot === null) return;
