@@ -48,7 +48,10 @@ export function startFfmpeg(options: EncoderOptions): FfmpegEncoder {
     // Frames follow the page's size, which a full-page screenshot may change for a moment.
     "-vf", `scale=${width}:${height}`,
     // realtime + cpu-used 8 keeps up with 10 fps of 1280×720 on one core; a keyframe at least
-    // every 2 s of video (and every 2 s worth of frames) lets a player seek.
+    // every 2 s of video (and every 2 s worth of frames) lets a player seek. One encoder thread:
+    // libvpx's threads wait for each other spinning, which took 3–4 times the CPU of one thread
+    // when the cores are shared (docs/decisions/0067-browser-runs-cost-their-browser.md).
+    "-threads", "1",
     "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "1M",
     "-g", String(fps * 2), "-force_key_frames", "expr:gte(t,n_forced*2)",
     "-pix_fmt", "yuv420p", "-an",
