@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { type OverLimitWatch, watchOverLimit } from "@skillrun/engine";
 
 /**
@@ -13,17 +12,11 @@ export const RUN_MEMORY_CHECK_MS = 100;
  * The memory a run process holds of its own: its resident anonymous pages (V8's heap, buffers,
  * native allocations) — resident set size without the file-backed pages of the Node binary and
  * its libraries, which every Node process shares and no run can grow. Undefined once the process
- * is gone, or where /proc cannot tell (not Linux).
+ * is gone, or where /proc cannot tell (not Linux). Read synchronously: the kernel answers at
+ * once, where the promise API's four trips to the thread pool per read, ten times a second per
+ * run, took 7 % of the server's CPU during browser runs
+ * (docs/decisions/0067-browser-runs-cost-their-browser.md).
  */
-export async function residentBytes(pid: number): Promise<number | undefined> {
-  try {
-    return ownBytes(await readFile(`/proc/${pid}/status`, "utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-/** residentBytes, read at once: for the moment a process is handed back for another run. */
 export function residentBytesNow(pid: number): number | undefined {
   try {
     return ownBytes(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -55,7 +48,7 @@ export function watchRunMemory(
 ): OverLimitWatch {
   return watchOverLimit(
     async () => {
-      const bytes = await residentBytes(pid);
+      const bytes = residentBytesNow(pid);
       if (bytes === undefined) throw new Error(`no memory figure for process ${pid}`);
       return { bytes };
     },

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { matroskaFrame, matroskaHeader } from "./matroska-frames.js";
 
 /** How long ffmpeg may take to encode what is queued once its input ends. */
 const FINISH_TIMEOUT_MS = 30_000;
@@ -7,6 +8,7 @@ const STDERR_TAIL_CHARS = 600;
 
 export interface EncoderOptions {
   ffmpegPath: string;
+  /** The most frames a second the video has, for its keyframe spacing. */
   fps: number;
   width: number;
   height: number;
@@ -14,14 +16,20 @@ export interface EncoderOptions {
   output: string;
 }
 
-/** An ffmpeg process turning JPEG frames written to its stdin into a VP8 WebM file. */
+/**
+ * An ffmpeg process turning JPEG frames, each written with the time it is shown from, into a
+ * VP8 WebM file of variable frame rate: a frame lasts until the next one.
+ */
 export interface FfmpegEncoder {
   /** Why ffmpeg could not be started, once known (it is not found, say). */
   startFailure(): string | undefined;
   /** Whether the last write is still being taken in: writing now would only queue up memory. */
   busy(): boolean;
-  /** Writes `copies` repeats of a JPEG frame; ignored once ffmpeg has failed. */
-  write(jpeg: Buffer, copies: number): void;
+  /**
+   * Writes a JPEG frame shown from `atMs`, milliseconds since the video's start, each later than
+   * the one before; ignored once ffmpeg has failed.
+   */
+  write(jpeg: Buffer, atMs: number): void;
   /** Ends the input and waits for ffmpeg; resolves with why it failed, or undefined. */
   finish(): Promise<string | undefined>;
   /** Kills ffmpeg, leaving whatever it wrote. */
@@ -34,13 +42,19 @@ export function startFfmpeg(options: EncoderOptions): FfmpegEncoder {
   // biome-ignore format: flags read best beside their values
   const args = [
     "-hide_banner", "-loglevel", "error",
-    "-f", "image2pipe", "-framerate", String(fps), "-c:v", "mjpeg", "-i", "-",
+    // Each frame with its time (matroska-frames.ts), kept as it is: no frame is made up or
+    // dropped to fill a fixed rate, and the encoder counts time in the input's milliseconds.
+    "-f", "matroska", "-i", "-", "-fps_mode", "passthrough", "-enc_time_base", "-1",
     // Frames follow the page's size, which a full-page screenshot may change for a moment.
     "-vf", `scale=${width}:${height}`,
-    // realtime + cpu-used 8 keeps up with 10 fps of 1280×720 on one core; a keyframe every
-    // 2 s lets a player seek.
+    // realtime + cpu-used 8 keeps up with 10 fps of 1280×720 on one core; a keyframe at least
+    // every 2 s of video (and every 2 s worth of frames) lets a player seek. One encoder thread:
+    // libvpx's threads wait for each other spinning, which took 3–4 times the CPU of one thread
+    // when the cores are shared (docs/decisions/0067-browser-runs-cost-their-browser.md).
+    "-threads", "1",
     "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "1M",
-    "-g", String(fps * 2), "-pix_fmt", "yuv420p", "-an",
+    "-g", String(fps * 2), "-force_key_frames", "expr:gte(t,n_forced*2)",
+    "-pix_fmt", "yuv420p", "-an",
     "-f", "webm", "-y", output,
   ];
 
@@ -48,6 +62,7 @@ export function startFfmpeg(options: EncoderOptions): FfmpegEncoder {
   let stderr = "";
   let pending = false;
   let exited = false;
+  let headerWritten = false;
   const child: ChildProcess = spawn(ffmpegPath, args, { stdio: ["pipe", "ignore", "pipe"] });
   const exit = new Promise<number | null>((resolve) => {
     child.once("close", (code) => {
@@ -78,14 +93,22 @@ export function startFfmpeg(options: EncoderOptions): FfmpegEncoder {
   return {
     startFailure: () => startFailure,
     busy: () => pending,
-    write(jpeg, copies) {
+    write(jpeg, atMs) {
       const stdin = child.stdin;
       if (startFailure !== undefined || exited || stdin === null || !stdin.writable) return;
       pending = true;
-      const chunk = copies === 1 ? jpeg : Buffer.concat(Array.from({ length: copies }, () => jpeg));
-      stdin.write(chunk, () => {
+      // One write to the pipe for the frame's parts.
+      stdin.cork();
+      if (!headerWritten) {
+        stdin.write(matroskaHeader());
+        headerWritten = true;
+      }
+      const [head, frame] = matroskaFrame(jpeg, atMs) as [Buffer, Buffer];
+      stdin.write(head);
+      stdin.write(frame, () => {
         pending = false;
       });
+      stdin.uncork();
     },
     async finish() {
       child.stdin?.end();

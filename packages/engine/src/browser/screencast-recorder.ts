@@ -33,8 +33,9 @@ export interface ScreencastRecorder {
 
 /**
  * Records a page, the current tab (see `show`): Chromium's screencast sends a JPEG only when the
- * page changes, so the latest one is written to ffmpeg at a fixed rate, keeping the video as long
- * as the browser was in use.
+ * page changes, and each one goes to ffmpeg with the time it came (at most `fps` a second), so a
+ * still page costs nothing and the video's clock is the run's; the last frame is written again
+ * at the end, so the video lasts as long as the browser was in use.
  * The file appears at `path` only when complete (it is written as `<path>.part`).
  */
 export async function startScreencastRecorder(
@@ -58,27 +59,45 @@ export async function startScreencastRecorder(
   let latest: Buffer | undefined;
   /** How many frames came: the number of `latest`. */
   let received = 0;
+  /** When `latest` came, in ms since the first frame. */
+  let latestAt = 0;
   let firstAt = 0;
+  /** How many frames went to ffmpeg, the number of the last one, and its time in the video. */
   let written = 0;
+  let writtenSeq = 0;
+  let writtenAt = 0;
   let stopped = false;
-  let ticker: NodeJS.Timeout | undefined;
+  /** Set while a frame waits for its turn (the rate's next slot, or ffmpeg to take the last). */
+  let due: NodeJS.Timeout | undefined;
   let gotFirstFrame = () => {};
   const firstFrame = new Promise<void>((resolve) => {
     gotFirstFrame = resolve;
   });
+  const interval = 1000 / fps;
+  const sinceFirst = () => Date.now() - firstAt;
 
-  /** Writes the latest frame as often as the clock says is due since the first frame. */
-  const catchUp = (maxCopies: number) => {
-    if (latest === undefined) return;
-    const due = Math.floor(((Date.now() - firstAt) * fps) / 1000) + 1 - written;
-    const copies = Math.min(due, maxCopies);
-    if (copies <= 0) return;
-    encoder.write(latest, copies);
-    written += copies;
+  /**
+   * Writes the latest frame if it was not written yet, at the time it came, or at the rate's
+   * next slot when it came sooner: a page that changes all the time costs no more than `fps`
+   * frames a second, and one that does not change costs nothing until it does.
+   */
+  const writeLatest = () => {
+    due = undefined;
+    if (stopped || latest === undefined || writtenSeq === received) return;
+    const slot = written === 0 ? 0 : Math.ceil(writtenAt + interval);
+    const wait = Math.max(slot - sinceFirst(), 0);
+    // A slow ffmpeg gets no more than it takes in: meanwhile newer frames replace this one.
+    if (wait > 0 || encoder.busy()) {
+      due = setTimeout(writeLatest, wait > 0 ? wait : interval);
+      return;
+    }
+    emit(latest, Math.max(latestAt, slot));
+    writtenSeq = received;
   };
-  const tick = () => {
-    // A slow ffmpeg gets no more than it takes in; the next tick makes up (up to a second).
-    if (!encoder.busy()) catchUp(fps);
+  const emit = (jpeg: Buffer, atMs: number) => {
+    encoder.write(jpeg, atMs);
+    written += 1;
+    writtenAt = atMs;
   };
 
   const screencast = {
@@ -97,12 +116,12 @@ export async function startScreencastRecorder(
       session.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => {});
       latest = Buffer.from(frame.data, "base64");
       received += 1;
-      if (ticker === undefined) {
+      if (received === 1) {
         firstAt = Date.now();
-        tick();
-        ticker = setInterval(tick, 1000 / fps);
         gotFirstFrame();
       }
+      latestAt = sinceFirst();
+      if (due === undefined) writeLatest();
     });
     return session;
   };
@@ -131,18 +150,22 @@ export async function startScreencastRecorder(
     offsetMs() {
       if (stopped) return undefined;
       // Before the first frame, what happens lands at the video's start.
-      return ticker === undefined ? 0 : Date.now() - firstAt;
+      return received === 0 ? 0 : sinceFirst();
     },
     latestFrame() {
       return latest === undefined ? undefined : { seq: received, jpeg: latest };
     },
     async stop() {
       if (stopped) return null;
-      if (ticker === undefined) await settles(firstFrame, FIRST_FRAME_WAIT_MS);
+      if (received === 0) await settles(firstFrame, FIRST_FRAME_WAIT_MS);
       stopped = true;
-      clearInterval(ticker);
-      // The last stretch since the latest tick, so the video lasts until now.
-      catchUp(fps * 2);
+      clearTimeout(due);
+      if (latest !== undefined) {
+        // The latest frame if it was held back, then once more now, so the video lasts until now.
+        const now = Math.max(sinceFirst(), written === 0 ? 0 : writtenAt + 1);
+        if (writtenSeq !== received) emit(latest, Math.min(Math.max(latestAt, writtenAt + 1), now));
+        if (now > writtenAt) emit(latest, now);
+      }
       cdp.detach().catch(() => {});
       if (written === 0) encoder.kill();
       const failure =
@@ -166,7 +189,7 @@ export async function startScreencastRecorder(
         width,
         height,
         frames: written,
-        durationMs: Math.round((written * 1000) / fps),
+        durationMs: writtenAt,
       };
     },
   };

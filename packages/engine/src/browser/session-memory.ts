@@ -1,4 +1,5 @@
-import { readdir, readFile } from "node:fs/promises";
+import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 
 /** The processes of one browser and the memory they use together. */
 export interface SessionMemory {
@@ -16,10 +17,17 @@ export interface SessionMemory {
 export async function sessionMemory(leader: number): Promise<SessionMemory> {
   const pids: number[] = [];
   let bytes = 0;
-  for (const name of await readdir("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
+  // The scan reads every process's stat synchronously, into one buffer: it runs every
+  // MEMORY_CHECK_MS over every process of the machine, and through the promise API (an open, a
+  // stat, a read and a close per file, each a trip to the thread pool) it cost the run process
+  // more than anything of its own (docs/decisions/0067-browser-runs-cost-their-browser.md).
+  const members: number[] = [];
+  for (const name of readdirSync("/proc")) {
     const pid = Number(name);
-    if (pid !== leader && (await sessionOf(pid)) !== leader) continue;
+    if (!Number.isInteger(pid)) continue;
+    if (pid === leader || sessionOf(pid) === leader) members.push(pid);
+  }
+  for (const pid of members) {
     const used = await memoryOf(pid);
     if (used === undefined) continue;
     pids.push(pid);
@@ -28,15 +36,26 @@ export async function sessionMemory(leader: number): Promise<SessionMemory> {
   return { pids, bytes };
 }
 
+/** /proc/<pid>/stat is a line of at most a few hundred bytes. */
+const statBuffer = Buffer.alloc(1024);
+
 /** The session id of `pid` (as this process's PID namespace sees it), or undefined once gone. */
-async function sessionOf(pid: number): Promise<number | undefined> {
+function sessionOf(pid: number): number | undefined {
+  let fd: number | undefined;
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    fd = openSync(`/proc/${pid}/stat`, "r");
+    const stat = statBuffer.toString(
+      "latin1",
+      0,
+      readSync(fd, statBuffer, 0, statBuffer.length, 0),
+    );
     // The fields after the command name, which is in parentheses and may hold anything.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 4);
     return Number(fields[3]);
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -14,7 +14,10 @@ export interface Viewport {
 export interface VideoOptions {
   /** Where the WebM file goes; it appears only once it is complete. */
   path: string;
-  /** Frames per second of the video, 5 to 30; 10 by default. */
+  /**
+   * The most frames per second of the video, 5 to 30; 10 by default. A still page adds no frames
+   * until it changes.
+   */
   fps?: number;
   /** The ffmpeg executable; `ffmpeg` (looked up on PATH) by default. */
   ffmpegPath?: string;

@@ -2,8 +2,10 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
 /**
- * The average colour (red, green, blue, 0–255) of the video's frame at `seconds`: the frame
- * scaled down to one pixel by ffmpeg, decoded exactly where asked.
+ * The average colour (red, green, blue, 0–255) of what a player shows at `seconds`: the last
+ * frame that began at or before it, scaled down to one pixel by ffmpeg. Frames last until the
+ * next (the video's frame rate is variable), so the video is first made 100 frames a second,
+ * each repeated until the next; seeking alone would give the first frame after `seconds`.
  */
 export async function frameColour(
   path: string,
@@ -13,7 +15,7 @@ export async function frameColour(
     "ffmpeg",
     [
       ...["-v", "error", "-i", path, "-ss", seconds.toFixed(3)],
-      ...["-frames:v", "1", "-vf", "scale=1:1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+      ...["-frames:v", "1", "-vf", "scale=1:1,fps=100", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
     ],
     { encoding: "buffer" },
   );
