@@ -5,9 +5,9 @@ import { startTestServer, type TestServer } from "../src/test-support/test-serve
 import {
   AGENT_SKILL,
   AGENT_SKILL_YAML,
-  aliceUpload,
   heldClientRun,
   newAgentId,
+  uploadOf,
 } from "./support/contract-agents.js";
 import { call } from "./support/http.js";
 
@@ -42,19 +42,6 @@ async function eventsOf(runId: string): Promise<RunEvent[]> {
   const reply = await call(server.origin, "GET", `/v1/run/${runId}/events`, { key: alice });
   expect(reply.status, reply.text).toBe(200);
   return reply.body as RunEvent[];
-}
-
-/** An upload of bob's (POST /v1/file): its id. */
-async function bobUpload(): Promise<string> {
-  const form = new FormData();
-  form.append("file", new Blob(["secret,of\nbob,s\n"], { type: "text/csv" }), "bob.csv");
-  const response = await fetch(`${server.origin}/v1/file`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${await server.keyFor("bob")}` },
-    body: form,
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { id: string }).id;
 }
 
 const LOG = (message: string) => ({ at: new Date().toISOString(), type: "log", message });
@@ -149,8 +136,8 @@ describe("a hostile agent", () => {
   });
 
   it("reads no upload but those its run's inputs name, and only its owner's", async () => {
-    const own = await aliceUpload(server, new TextEncoder().encode("a,b\n"));
-    const bobs = await bobUpload();
+    const own = await uploadOf(server, new TextEncoder().encode("a,b\n"));
+    const bobs = await uploadOf(server, new TextEncoder().encode("secret,of\nbob,s\n"), "bob");
     // Bob's upload id given to alice's run as a plain input: still not alice's to read.
     const held = await heldClientRun(server, AGENT_SKILL, { inputs: { named: bobs } });
     for (const file of [own, bobs]) {

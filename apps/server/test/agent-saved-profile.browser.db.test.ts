@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent, RunSession } from "../src/domain/api-types.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call } from "./support/http.js";
-import { LOGIN_PASSWORD, type LoginSite, startLoginSite } from "./support/login-site.js";
+import { type LoginSite, signInSkill, startLoginSite } from "./support/login-site.js";
 import { RunClient } from "./support/runs.js";
 import { type SkillrunProcess, startAgentProcess } from "./support/skillrun-process.js";
 
@@ -13,27 +13,7 @@ import { type SkillrunProcess, startAgentProcess } from "./support/skillrun-proc
  * answer or the step log.
  */
 
-const SIGN_IN = `
-id: skill_agent_acme
-name: Acme account on an agent
-inputs:
-  - { json_key: site, data_type: string }
-  - { json_key: user, data_type: string }
-profile: { name: "acme-{{ inputs.user }}", save: on_success }
-steps:
-  - goto: "{{ inputs.site }}/account"
-  - id: form
-    exists: { selector: "#login" }
-  - if: "{{ steps.form }}"
-    fill: { selector: "#user", value: "{{ inputs.user }}" }
-  - if: "{{ steps.form }}"
-    fill: { selector: "#password", value: "${LOGIN_PASSWORD}" }
-  - if: "{{ steps.form }}"
-    click: { selector: "#sign-in" }
-  - id: who
-    extract: { selector: "#who" }
-  - set: { signed_in_by_form: "{{ steps.form }}", who: "{{ steps.who }}" }
-`;
+const SIGN_IN = signInSkill("skill_agent_acme");
 
 let site: LoginSite;
 let server: TestServer;

@@ -3,7 +3,7 @@ import type { RunEvent, RunSession } from "../src/domain/api-types.js";
 import { startTestServer, type TestServer } from "../src/test-support/test-server.js";
 import { call } from "./support/http.js";
 import { loggedLines } from "./support/log-lines.js";
-import { LOGIN_PASSWORD, type LoginSite, startLoginSite } from "./support/login-site.js";
+import { type LoginSite, signInSkill, startLoginSite } from "./support/login-site.js";
 import { RunClient } from "./support/runs.js";
 
 /**
@@ -13,30 +13,8 @@ import { RunClient } from "./support/runs.js";
  * an answer, the step log or a log line.
  */
 
-// Signs in only when the account page sends it to the form; the wait makes two runs side by side
-// overlap, were they allowed to.
-const SIGN_IN = `
-id: skill_acme
-name: Acme account
-inputs:
-  - { json_key: site, data_type: string }
-  - { json_key: user, data_type: string }
-profile: { name: "acme-{{ inputs.user }}", save: on_success }
-steps:
-  - goto: "{{ inputs.site }}/account"
-  - id: form
-    exists: { selector: "#login" }
-  - if: "{{ steps.form }}"
-    fill: { selector: "#user", value: "{{ inputs.user }}" }
-  - if: "{{ steps.form }}"
-    fill: { selector: "#password", value: "${LOGIN_PASSWORD}" }
-  - if: "{{ steps.form }}"
-    click: { selector: "#sign-in" }
-  - id: who
-    extract: { selector: "#who" }
-  - wait: 1s
-  - set: { signed_in_by_form: "{{ steps.form }}", who: "{{ steps.who }}" }
-`;
+// The wait makes two runs side by side overlap, were they allowed to.
+const SIGN_IN = signInSkill("skill_acme", "1s");
 
 // Keeps a large localStorage, saved whatever the ending.
 const BIG = `

@@ -108,13 +108,17 @@ export async function heldClientRun(
   return { runId, agentId, key };
 }
 
-/** An upload of alice's (POST /v1/file): its id. */
-export async function aliceUpload(server: TestServer, bytes: Uint8Array): Promise<string> {
+/** An upload of `owner`'s (POST /v1/file): its id. */
+export async function uploadOf(
+  server: TestServer,
+  bytes: Uint8Array,
+  owner = "alice",
+): Promise<string> {
   const form = new FormData();
   form.append("file", new Blob([bytes], { type: "text/csv" }), "orders.csv");
   const response = await fetch(`${server.origin}/v1/file`, {
     method: "POST",
-    headers: { authorization: `Bearer ${await server.keyFor("alice")}` },
+    headers: { authorization: `Bearer ${await server.keyFor(owner)}` },
     body: form,
   });
   expect(response.status).toBe(200);
@@ -567,7 +571,7 @@ export function agentRows({ unauthorized, failing }: RowHelpers): Table {
           name: "an upload the held run's input names, byte for byte",
           send: async (ctx) => {
             const bytes = new TextEncoder().encode("order,qty\n1,2\n");
-            const file = await aliceUpload(ctx.main, bytes);
+            const file = await uploadOf(ctx.main, bytes);
             const held = await heldClientRun(ctx.main, skillId, { inputs: { orders: file } });
             const reply = await getUpload(file)(ctx, held);
             expect(reply.bytes).toEqual(bytes);
@@ -584,7 +588,7 @@ export function agentRows({ unauthorized, failing }: RowHelpers): Table {
         {
           name: "an upload of the owner's that the run's inputs do not name",
           send: async (ctx) => {
-            const file = await aliceUpload(ctx.main, new Uint8Array([1, 2, 3]));
+            const file = await uploadOf(ctx.main, new Uint8Array([1, 2, 3]));
             return getUpload(file)(ctx, await heldClientRun(ctx.main, skillId));
           },
         },

@@ -18,6 +18,35 @@ export interface LoginSite {
 
 export const LOGIN_PASSWORD = "correct horse";
 
+/**
+ * A skill that signs in to the site only when its account page sends it to the form, saving
+ * the profile `acme-<user>`; `wait` (e.g. `1s`) keeps it in its browser before it ends, so that
+ * two runs side by side would overlap, were they allowed to.
+ */
+export function signInSkill(id: string, wait?: string): string {
+  return `
+id: ${id}
+name: Acme account
+inputs:
+  - { json_key: site, data_type: string }
+  - { json_key: user, data_type: string }
+profile: { name: "acme-{{ inputs.user }}", save: on_success }
+steps:
+  - goto: "{{ inputs.site }}/account"
+  - id: form
+    exists: { selector: "#login" }
+  - if: "{{ steps.form }}"
+    fill: { selector: "#user", value: "{{ inputs.user }}" }
+  - if: "{{ steps.form }}"
+    fill: { selector: "#password", value: "${LOGIN_PASSWORD}" }
+  - if: "{{ steps.form }}"
+    click: { selector: "#sign-in" }
+  - id: who
+    extract: { selector: "#who" }${wait === undefined ? "" : `\n  - wait: ${wait}`}
+  - set: { signed_in_by_form: "{{ steps.form }}", who: "{{ steps.who }}" }
+`;
+}
+
 const LOGIN_PAGE = `<!doctype html><title>Sign in</title>
 <form id="login" method="post" action="/login">
 <input id="user" name="user"><input id="password" name="password" type="password">
