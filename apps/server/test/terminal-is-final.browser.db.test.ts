@@ -390,8 +390,6 @@ describe("a browser run cancelled mid-way, its video arriving after", () => {
       expect(cancelled.state).toBe("cancel");
       expect(cancelled.data).toEqual({ first: "Basic plan" });
       expect(cancelled.end_time).not.toBeNull();
-      // The browser is closed, and its video finished, only once the worker has stopped the run.
-      expect(cancelled.video_url).toBeNull();
 
       const watcher = watch(client, id);
       const withVideo = await client.waitFor(id, (run) => typeof run.video_url === "string");
@@ -405,6 +403,12 @@ describe("a browser run cancelled mid-way, its video arriving after", () => {
       expect(listed.map((run) => run.id)).toEqual([id]);
       expect(finalPart(listed[0] as RunSession)).toEqual(finalPart(cancelled));
       expect(listed[0]?.video_url).toMatch(/\/video\?expires=\d+&signature=/);
+      // The browser was closed, and its video finished, only once the worker had stopped the
+      // run: after the ending the cancel wrote.
+      const recorded = (await client.events(id)).find((event) => event.type === "video_recorded");
+      expect(Date.parse(recorded?.at ?? "")).toBeGreaterThanOrEqual(
+        Date.parse(cancelled.end_time as string),
+      );
     } finally {
       await own.close();
     }

@@ -85,12 +85,13 @@ export class RunExecutionRepository {
 
   /** Ends parked pauses past their expiry in timeout; returns how many. */
   async expireParked(): Promise<number> {
-    return this.ended("timeout", await expireParked(this.direct, this.clock.now()));
+    return told(this.endings, "timeout", await expireParked(this.direct, this.clock.now()));
   }
 
   /** Ends in timeout the queued client runs no agent took within their time limit. */
   async expireWaitingClientRuns(): Promise<number> {
-    return this.ended("timeout", await expireWaitingClientRuns(this.direct, this.clock.now()));
+    const expired = await expireWaitingClientRuns(this.direct, this.clock.now());
+    return told(this.endings, "timeout", expired);
   }
 
   /** Forgets a run's checkpoints: it starts over from its first step. */
@@ -146,12 +147,15 @@ export class RunExecutionRepository {
   /** Recovers runs whose worker stopped renewing its lease; returns how many. */
   async recoverLost(maxAttempts: number): Promise<number> {
     const { requeued, reset } = await recoverLost(this.direct, this.clock.now(), maxAttempts);
-    return requeued + this.ended("reset", reset);
+    return requeued + told(this.endings, "reset", reset);
   }
+}
 
-  /** Tells `endings` of `count` runs a sweep ended in `state`; returns `count`. */
-  private ended(state: "reset" | "timeout", count: number): number {
-    for (let i = 0; i < count; i++) this.endings?.runEnded(state);
-    return count;
-  }
+/** Who hears of the runs a sweep ended (RunExecutionRepository.endings). */
+type Endings = RunExecutionRepository["endings"];
+
+/** Tells `endings` of `count` runs a sweep ended in `state`; returns `count`. */
+function told(endings: Endings, state: "reset" | "timeout", count: number): number {
+  for (let i = 0; i < count; i++) endings?.runEnded(state);
+  return count;
 }
