@@ -44,11 +44,6 @@ export default defineConfig({
     // The projects share these workers: both flavours' files in one queue, so neither pass
     // waits for the other's last file.
     maxWorkers: 3,
-    // Each worker runs file after file in one process, loading the server's modules once rather
-    // than once a file (docs/decisions/0058): most of a file's start was that loading. A worker
-    // only takes files of its own project, so TEST_FLAVOUR stays right; files close what they
-    // start and put back what they change in process.env.
-    isolate: false,
     // The longest files (docs/development.md), so that none of them starts last.
     sequence: {
       sequencer: slowestFirst([
