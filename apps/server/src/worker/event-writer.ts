@@ -16,7 +16,10 @@ export const EVENT_BATCH_MS = 50;
  * within EVENT_BATCH_MS, or while a write is under way, goes in one write, so a chatty step
  * costs a few transactions rather than one per event. A failed write is logged and the run goes
  * on: the step log is for people, and the run's ending is written separately. Once a write finds
- * the run no longer held by this worker, nothing more is written.
+ * the run no longer held by this worker, nothing more is written by it: what it could not write,
+ * and what comes after, waits for the ending (handOver), whose own write is fenced too. A run
+ * cancelled while it worked is not held, yet its worker records where it stopped
+ * (recordCancelled): its last steps and its video are in what waited.
  */
 export class EventWriter {
   private pending: NewRunEvent[] = [];
@@ -73,10 +76,13 @@ export class EventWriter {
     return written;
   }
 
-  /** Queues events, and the run's whole data when they changed it. */
+  /**
+   * Queues events, and the run's whole data when they changed it. Once the run is found no
+   * longer held, events are still queued for handOver (the run's event budget bounds them).
+   */
   push(events: NewRunEvent[], data?: Record<string, unknown>): void {
-    if (this.lost) return;
     this.pending.push(...events);
+    if (this.lost) return;
     if (data !== undefined) this.data = data;
     this.schedule();
   }
@@ -93,8 +99,9 @@ export class EventWriter {
 
   /** Writes what is queued now; resolves once everything pushed so far is written (or failed). */
   flushed(): Promise<void> {
-    // Once the run is ending, what is queued goes with the ending (handOver), not before.
-    if (this.handingOver) return Promise.resolve();
+    // Once the run is ending, what is queued goes with the ending (handOver), not before; once
+    // it is not held, nothing more is written before the ending.
+    if (this.handingOver || this.lost) return Promise.resolve();
     this.writeNow();
     if (!this.writing && this.nothingQueued()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
@@ -113,7 +120,9 @@ export class EventWriter {
    * Waits for the write under way, then writes nothing more and returns the events still queued,
    * for the run's ending to write in its own transaction: a short run's step log costs no
    * transaction of its own. The queued data is dropped: the ending writes the final data.
-   * Nothing when the run is no longer held. The checkpoints still queued go with it too.
+   * The checkpoints still queued go with it too, unless the run is no longer held: a run that
+   * is not held goes on from no checkpoint of this worker's. Its events are handed over all the
+   * same, those a write found it not held with first: whatever the ending writes is fenced.
    */
   async handOver(): Promise<{ events: NewRunEvent[]; checkpoints: StoredCheckpoint[] }> {
     this.handingOver = true;
@@ -123,7 +132,7 @@ export class EventWriter {
     const events = this.pending.splice(0);
     const checkpoints = this.checkpoints.splice(0);
     this.data = undefined;
-    return this.lost ? { events: [], checkpoints: [] } : { events, checkpoints };
+    return { events, checkpoints: this.lost ? [] : checkpoints };
   }
 
   private writeNow(): void {
@@ -137,7 +146,6 @@ export class EventWriter {
     if (this.writing) return;
     if (this.lost || this.handingOver || this.nothingQueued()) {
       if (this.lost) {
-        this.pending = [];
         this.checkpoints = [];
         this.data = undefined;
       }
@@ -166,9 +174,11 @@ export class EventWriter {
         for (const resolve of effectsWaiters) resolve(held);
         if (held) return;
         this.lost = true;
+        // Kept, ahead of what came since, for the ending (handOver).
+        this.pending.unshift(...events);
         this.logger.warn(
           { runId: this.holder.runId },
-          "run no longer held; its events are dropped",
+          "run no longer held; its events wait for its ending",
         );
       })
       .catch((error: unknown) => {
