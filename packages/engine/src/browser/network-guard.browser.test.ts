@@ -214,7 +214,6 @@ describe("the browser under the network policy", () => {
   timeout: 10s
 `;
     const guarded = await browse(steps, { allowedHosts: [`127.0.0.1:${sitePort}`] });
-    const onOtherPort = `; the allowed hosts let it through on port ${sitePort} only, not ${secretPort}`;
     expect(guarded.result).toMatchObject({ outcome: "finished" });
     expect(datagrams).toBe(before);
   });
