@@ -22,3 +22,21 @@ export async function frameColour(
   if (stdout.length < 3) throw new Error(`${path} has no frame at ${seconds}s`);
   return [stdout[0] as number, stdout[1] as number, stdout[2] as number];
 }
+
+/**
+ * The average colour of the video's last frame, which the recorder writes when the recording
+ * stops and which lasts a millisecond: every frame is decoded, scaled down to one pixel.
+ */
+export async function lastFrameColour(path: string): Promise<[number, number, number]> {
+  const { stdout } = await promisify(execFile)(
+    "ffmpeg",
+    [
+      ...["-v", "error", "-i", path, "-fps_mode", "passthrough"],
+      ...["-vf", "scale=1:1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+    ],
+    { encoding: "buffer" },
+  );
+  if (stdout.length < 3) throw new Error(`${path} has no frames`);
+  const last = stdout.subarray(stdout.length - 3);
+  return [last[0] as number, last[1] as number, last[2] as number];
+}
