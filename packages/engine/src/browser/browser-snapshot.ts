@@ -44,10 +44,13 @@ export async function snapshotBrowser(
   tabs: Tabs,
 ): Promise<BrowserSnapshot> {
   const { pages, current } = tabs.list();
-  const cookies = (await context.cookies()) as StoredCookie[];
+  // Asked all at once: a checkpoint comes before every step, and each answer is a round trip.
+  const [cookies, ...stores] = await Promise.all([
+    context.cookies() as Promise<StoredCookie[]>,
+    ...pages.map(localStorageOf),
+  ]);
   const origins = new Map<string, StoredOrigin>();
-  for (const page of pages) {
-    const stored = await localStorageOf(page);
+  for (const stored of stores) {
     if (stored !== null && !origins.has(stored.origin)) origins.set(stored.origin, stored);
   }
   return {

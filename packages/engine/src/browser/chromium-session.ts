@@ -126,13 +126,18 @@ async function launchOnFolder(
 
 /**
  * Closes the browser; kills it when that takes longer than CLOSE_TIMEOUT_MS, and kills whatever
- * is left of its process group either way, so that no process it started survives.
+ * is left of its process group either way, so that no process it started survives. `kill`:
+ * nothing the browser would write as it shuts down is kept (its profile is Playwright's
+ * temporary folder, or a copy), so its process group is killed first, sparing the run the
+ * 100–300 ms of Chromium's own shutdown; Playwright then sees it gone and removes its folder.
  */
 export async function closeChromium(
   browser: Browser,
   pid: number | undefined,
   problem: (message: string) => void,
+  { kill = false }: { kill?: boolean } = {},
 ): Promise<void> {
+  if (kill) killTree(pid);
   const closing = browser.close().catch((error: unknown) => {
     problem(`closing Chromium failed: ${firstLine(error)}`);
   });

@@ -1,6 +1,9 @@
-import { stat } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "./find-chromium.js";
+import { probeVideo } from "./test-support/ffprobe.js";
 import { type FixtureSite, startFixtureSite } from "./test-support/fixture-site.js";
 import { runSkill } from "./test-support/run-skill.js";
 import { scriptFile } from "./test-support/script-file.js";
@@ -165,8 +168,34 @@ describe("a run's browser", () => {
     }
   });
 
-  it("kills a Chromium that does not close, with every process it started", async () => {
+  it("ends its Chromium by killing it, every process it started, after the video's last frame", async () => {
     const test = await testBrowser({ viewport: { width: 640, height: 480 } });
+    try {
+      const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
+        base: site.base,
+        browser: test.browser.access,
+      });
+      expect(result.outcome).toBe("finished");
+      const [pid, ...others] = test.processes.browsers();
+      expect(others).toEqual([]);
+      // A stopped process answers nothing: asked to close, it would never; killed, it goes.
+      process.kill(Number(pid), "SIGSTOP");
+      const closed = await test.browser.close();
+      expect(closed.problems).toEqual([]);
+      expect(closed.video?.path).toBe(test.videoPath);
+      expect((await probeVideo(test.videoPath)).frames).toBe(closed.video?.frames);
+      expect(test.processes.count()).toBe(0);
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
+
+  it("asks a Chromium in the user's own profile folder to close, and kills one that does not", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "skillrun-profile-folder-"));
+    const test = await testBrowser({
+      viewport: { width: 640, height: 480 },
+      profileFolder: { path: folder, writable: true },
+    });
     try {
       const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
         base: site.base,
@@ -185,6 +214,7 @@ describe("a run's browser", () => {
       expect(test.processes.count()).toBe(0);
     } finally {
       await test.dispose();
+      await rm(folder, { recursive: true, force: true });
     }
   }, 30_000);
 });

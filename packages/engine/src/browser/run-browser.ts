@@ -169,10 +169,13 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     if (open === undefined) return { video: null, problems: [...problems] };
     const { session, launcher, proxy, recorder, watchdog, releaseProfile } = open;
     watchdog?.stop();
-    const [video] = await Promise.all([
-      recorder?.stop() ?? null,
-      closeChromium(session.browser, session.pid, problem),
-    ]);
+    const stopping = recorder?.stop() ?? Promise.resolve(null);
+    // Killed rather than shut down once the video has its last frame, unless Chromium works in
+    // the user's own profile folder (--profile-writable), which it must leave whole.
+    await recorder?.lastFrameTaken();
+    const kill = options.profileFolder?.writable !== true;
+    await closeChromium(session.browser, session.pid, problem, { kill });
+    const video = await stopping;
     // Once Chromium is gone, so that it writes nothing more into the folder.
     await releaseProfile();
     await launcher.dispose();

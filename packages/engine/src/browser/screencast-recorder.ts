@@ -29,6 +29,11 @@ export interface ScreencastRecorder {
    */
   latestFrame(): LiveFrame | undefined;
   stop(): Promise<RecordedVideo | null>;
+  /**
+   * Resolves once `stop` has taken the video's last frame (waiting for a first one if none came):
+   * from then on the video needs nothing more of the browser.
+   */
+  lastFrameTaken(): Promise<void>;
 }
 
 /**
@@ -69,6 +74,10 @@ export async function startScreencastRecorder(
   let stopped = false;
   /** Set while a frame waits for its turn (the rate's next slot, or ffmpeg to take the last). */
   let due: NodeJS.Timeout | undefined;
+  let tookLastFrame = () => {};
+  const lastFrameTaken = new Promise<void>((resolve) => {
+    tookLastFrame = resolve;
+  });
   let gotFirstFrame = () => {};
   const firstFrame = new Promise<void>((resolve) => {
     gotFirstFrame = resolve;
@@ -155,6 +164,7 @@ export async function startScreencastRecorder(
     latestFrame() {
       return latest === undefined ? undefined : { seq: received, jpeg: latest };
     },
+    lastFrameTaken: () => lastFrameTaken,
     async stop() {
       if (stopped) return null;
       if (received === 0) await settles(firstFrame, FIRST_FRAME_WAIT_MS);
@@ -166,6 +176,7 @@ export async function startScreencastRecorder(
         if (writtenSeq !== received) emit(latest, Math.min(Math.max(latestAt, writtenAt + 1), now));
         if (now > writtenAt) emit(latest, now);
       }
+      tookLastFrame();
       cdp.detach().catch(() => {});
       if (written === 0) encoder.kill();
       const failure =
