@@ -38,7 +38,7 @@ import { RunStop } from "../worker/run-stop.js";
 import { TimeLimit } from "../worker/time-limit.js";
 import { prepareJobInputs } from "./job-inputs.js";
 import type { RunFiles } from "./run-files.js";
-import { RunLink, type RunLoss } from "./run-link.js";
+import { AGENT_EVENTS_PER_CALL, RunLink, type RunLoss } from "./run-link.js";
 import {
   type AgentEndRequest,
   type AgentJob,
@@ -145,7 +145,7 @@ export async function executeJob(
       const stepLog = await writer.handOver();
       await reportEnd(deps, logger, runId, {
         ...ending,
-        events: stepLog.events.map(agentEventOf),
+        events: endingEvents(stepLog.events),
         duration_ms: Date.now() - started,
       });
       return;
@@ -227,7 +227,7 @@ export async function executeJob(
     const reason = control.signal.reason;
     await reportEnd(deps, logger, runId, {
       ...endOf(ending, definition, reason),
-      events: stepLog.events.map(agentEventOf),
+      events: endingEvents(stepLog.events),
       duration_ms: Date.now() - started,
     });
   } catch (error) {
@@ -404,6 +404,14 @@ function wireStep(step: StepRef): NonNullable<AgentEndRequest["step"]> {
 }
 
 /** Reports the ending, trying again for a while should the server be out of reach. */
+/**
+ * The step log's last events as the ending carries them: at most AGENT_EVENTS_PER_CALL, the
+ * latest (where the run stopped). More wait only when writes found the run no longer held.
+ */
+function endingEvents(events: readonly NewRunEvent[]): ReturnType<typeof agentEventOf>[] {
+  return events.slice(-AGENT_EVENTS_PER_CALL).map(agentEventOf);
+}
+
 async function reportEnd(
   deps: AgentRunDeps,
   logger: Logger,

@@ -14,6 +14,15 @@ export type RunLoss = "cancel" | "lost";
 // these pauses, before the step log's writer is told it failed.
 const RETRY_DELAYS_MS = [250, 1000, 2000];
 
+/** The most events one call carries (`maxItems` of AgentEventsRequest and AgentEndRequest). */
+export const AGENT_EVENTS_PER_CALL = 500;
+
+/**
+ * A write tried again found the run no longer held: the try before may have been stored (its
+ * answer lost), so its events are neither known written nor to be written again.
+ */
+class EventsInDoubt extends Error {}
+
 /**
  * One run's writes over the agent endpoints: the step log (`record`, as EventWriter calls it),
  * pauses (as RunPause calls them) and the watch's look at the run, each a call to
@@ -27,14 +36,24 @@ export class RunLink implements PauseWrites {
     private readonly onLoss: (loss: RunLoss) => void,
   ) {}
 
-  /** The step log's write: events, data, the step with effects. False once not held. */
+  /**
+   * The step log's write: events, data, the step with effects, in calls of at most
+   * AGENT_EVENTS_PER_CALL events (the data and the step with effects with the last). False once
+   * not held; throws when a call tried again found it not held (see EventsInDoubt), so that the
+   * writer does not keep those events for the ending to write a second time.
+   */
   async record(_holder: Holder, write: RunWrite): Promise<boolean> {
-    const status = await this.send({
-      events: write.events.map(agentEventOf),
-      ...(write.data !== undefined && { data: write.data }),
-      ...(write.effects !== undefined && { effects: write.effects }),
-    });
-    return status !== null;
+    const events = write.events.map(agentEventOf);
+    for (let from = 0; ; from += AGENT_EVENTS_PER_CALL) {
+      const last = from + AGENT_EVENTS_PER_CALL >= events.length;
+      const status = await this.send({
+        events: events.slice(from, from + AGENT_EVENTS_PER_CALL),
+        ...(last && write.data !== undefined && { data: write.data }),
+        ...(last && write.effects !== undefined && { effects: write.effects }),
+      });
+      if (status === null) return false;
+      if (last) return true;
+    }
   }
 
   async pause(
@@ -94,6 +113,9 @@ export class RunLink implements PauseWrites {
       } catch (error) {
         if (error instanceof RunNotHeld) {
           this.onLoss(error.message.endsWith(CANCELLED_DETAIL_ENDING) ? "cancel" : "lost");
+          if (attempt > 0 && body.events.length > 0) {
+            throw new EventsInDoubt("the run was lost while its events were sent again");
+          }
           return null;
         }
         const delay = RETRY_DELAYS_MS[attempt];
