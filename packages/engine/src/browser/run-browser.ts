@@ -169,10 +169,13 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     if (open === undefined) return { video: null, problems: [...problems] };
     const { session, launcher, proxy, recorder, watchdog, releaseProfile } = open;
     watchdog?.stop();
-    const stopping = recorder?.stop() ?? Promise.resolve(null);
+    const stopping = (recorder?.stop() ?? Promise.resolve(null)).catch((error: unknown) => {
+      problem(`video not recorded: ${firstLine(error)}`);
+      return null;
+    });
     // Killed rather than shut down once the video has its last frame, unless Chromium works in
     // the user's own profile folder (--profile-writable), which it must leave whole.
-    await recorder?.lastFrameTaken();
+    await Promise.race([recorder?.lastFrameTaken(), stopping]);
     const kill = options.profileFolder?.writable !== true;
     await closeChromium(session.browser, session.pid, problem, { kill });
     const video = await stopping;

@@ -170,13 +170,18 @@ export async function startScreencastRecorder(
       if (received === 0) await settles(firstFrame, FIRST_FRAME_WAIT_MS);
       stopped = true;
       clearTimeout(due);
-      if (latest !== undefined) {
-        // The latest frame if it was held back, then once more now, so the video lasts until now.
-        const now = Math.max(sinceFirst(), written === 0 ? 0 : writtenAt + 1);
-        if (writtenSeq !== received) emit(latest, Math.min(Math.max(latestAt, writtenAt + 1), now));
-        if (now > writtenAt) emit(latest, now);
+      try {
+        if (latest !== undefined) {
+          // The latest frame if it was held back, then once more now, so the video lasts until now.
+          const now = Math.max(sinceFirst(), written === 0 ? 0 : writtenAt + 1);
+          if (writtenSeq !== received)
+            emit(latest, Math.min(Math.max(latestAt, writtenAt + 1), now));
+          if (now > writtenAt) emit(latest, now);
+        }
+      } finally {
+        // Whatever happened, the browser is not kept waiting for the video.
+        tookLastFrame();
       }
-      tookLastFrame();
       cdp.detach().catch(() => {});
       if (written === 0) encoder.kill();
       const failure =
