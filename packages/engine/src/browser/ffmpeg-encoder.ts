@@ -42,10 +42,11 @@ export function startFfmpeg(options: EncoderOptions): FfmpegEncoder {
   // biome-ignore format: flags read best beside their values
   const args = [
     "-hide_banner", "-loglevel", "error",
-    // No probing of the input (its one track is MJPEG, each frame saying its size): by default
-    // ffmpeg reads up to 5 s of input before it decodes any, so a run's few changed frames were
-    // all still waiting to be encoded when its browser closed (docs/decisions/0067).
-    "-analyzeduration", "0", "-probesize", "32",
+    // Next to no probing of the input (its one track is MJPEG, each frame saying its size): by
+    // default ffmpeg reads up to 5 MB or 5 s of input before it decodes any, so a run's few changed
+    // frames were all still waiting to be encoded when its browser closed (decision 0067). With
+    // the smallest probe it decodes the first frame for its size, and goes on.
+    "-probesize", "32",
     // Each frame with its time (matroska-frames.ts), kept as it is: no frame is made up or
     // dropped to fill a fixed rate, and the encoder counts time in the input's milliseconds.
     "-f", "matroska", "-i", "-", "-fps_mode", "passthrough", "-enc_time_base", "-1",
