@@ -116,6 +116,12 @@ const WRITES: Record<string, (holder: Holder) => Promise<unknown>> = {
       await server.repos.runExecution.end(holder, to, { late: to }, event(holder.runId, "log"));
     }
   },
+  endOrRecordCancel: async (holder) => {
+    for (const to of ["finish", "reset", "timeout"] satisfies WorkerEnding[]) {
+      const late = event(holder.runId, "log");
+      await server.repos.runExecution.endOrRecordCancel(holder, to, { late: to }, late, [late]);
+    }
+  },
   release: (holder) => server.repos.runExecution.release(holder, event(holder.runId, "log")),
   park: async (holder) => {
     for (const state of ["pause", "play"] as const) {
@@ -204,14 +210,16 @@ describe("a terminal run's row", () => {
       }
       expect(await server.repos.runs.cancel("alice", holder.runId)).toBe(state);
       expect(await stored(holder.runId)).toEqual(before);
-      // Only the note of where a cancelled run stopped may join its log.
+      // Only where a cancelled run stopped may join its log: recordCancelled's note, and each
+      // ending endOrRecordCancel was refused, its last event and the note.
       const added = await server.db.prisma.runEvent.findMany({
         where: { runId: holder.runId },
         orderBy: { id: "asc" },
         skip: eventsBefore,
         select: { type: true },
       });
-      expect(added.map((row) => row.type)).toEqual(state === "cancel" ? ["run_cancelled"] : []);
+      const stopped = ["run_cancelled", ...Array(3).fill(["log", "run_cancelled"]).flat()];
+      expect(added.map((row) => row.type)).toEqual(state === "cancel" ? stopped : []);
     });
   }
 });

@@ -412,11 +412,17 @@ export function agentsRouter(deps: AgentsRouterDeps): Router {
     const error = body.error ?? { step: null, message: "the agent gave no reason" };
     switch (body.state) {
       case "finish":
-        return execution.end(holder, "finish", data, { ...base, type: "run_finished" }, events);
+        return execution.endOrRecordCancel(
+          holder,
+          "finish",
+          data,
+          { ...base, type: "run_finished" },
+          events,
+        );
       case "reset": {
         const message = error.step === null ? error.message : `${error.step}: ${error.message}`;
         const event: NewRunEvent = { ...base, type: "run_failed", message, data: { error } };
-        return execution.end(holder, "reset", { ...data, error }, event, events);
+        return execution.endOrRecordCancel(holder, "reset", { ...data, error }, event, events);
       }
       case "timeout": {
         const event: NewRunEvent = {
@@ -425,7 +431,7 @@ export function agentsRouter(deps: AgentsRouterDeps): Router {
           message: error.message,
           data: { error },
         };
-        return execution.end(holder, "timeout", { ...data, error }, event, events);
+        return execution.endOrRecordCancel(holder, "timeout", { ...data, error }, event, events);
       }
       case "cancel": {
         const event: NewRunEvent = {

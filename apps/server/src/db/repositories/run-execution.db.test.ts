@@ -140,6 +140,53 @@ describe("fencing: a worker writes about a run only while it holds it", () => {
     expect(last).toMatchObject({ type: "log", message: "mine" });
   });
 
+  it("records where a run cancelled as it ended stopped, instead of its ending", async () => {
+    const [id] = (await queue(1)) as [string];
+    await repos.runExecution.claim("worker-1", 30_000);
+    const holder = { runId: id, workerId: "worker-1" };
+    // The cancel lands between the run's last step and the worker's ending.
+    expect(await repos.runs.cancel("alice", id)).toBe("cancel");
+    const last = {
+      runId: id,
+      at: now,
+      type: "log" as const,
+      level: "info" as const,
+      message: "last",
+    };
+    const finished = { runId: id, at: now, type: "run_finished" as const, durationMs: 1200 };
+    expect(
+      await repos.runExecution.endOrRecordCancel(holder, "finish", { done: true }, finished, [
+        last,
+      ]),
+    ).toBe(false);
+    const row = await db.prisma.run.findUnique({ where: { id } });
+    expect(row?.state).toBe("cancel");
+    expect(row?.data ?? "").not.toContain("done");
+    const events = await db.prisma.runEvent.findMany({
+      where: { runId: id },
+      orderBy: { id: "asc" },
+    });
+    expect(events.map((e) => [e.type, e.message])).toEqual([
+      ["run_claimed", expect.any(String)],
+      ["log", "last"],
+      ["run_cancelled", "the run was cancelled as it ended"],
+    ]);
+    // Taken from this worker rather than cancelled: nothing of it is written.
+    const [other] = (await queue(1)) as [string];
+    await repos.runExecution.claim("worker-1", 30_000);
+    await db.prisma.run.update({ where: { id: other }, data: { workerId: "worker-2" } });
+    const otherHolder = { runId: other, workerId: "worker-1" };
+    const otherLast = { ...last, runId: other };
+    const otherFinished = { ...finished, runId: other };
+    expect(
+      await repos.runExecution.endOrRecordCancel(otherHolder, "finish", {}, otherFinished, [
+        otherLast,
+      ]),
+    ).toBe(false);
+    const otherEvents = await db.prisma.runEvent.count({ where: { runId: other } });
+    expect(otherEvents).toBe(1);
+  });
+
   it("records where a cancelled run stopped, but not for a worker that never held it", async () => {
     const [id] = (await queue(1)) as [string];
     await repos.runExecution.claim("worker-1", 30_000);

@@ -127,6 +127,37 @@ export class RunExecutionRepository {
     return recordCancelled(this.direct, holder, event, earlier);
   }
 
+  /**
+   * Ends the run as `end` does; when a cancel came first (between the run's last step and this
+   * write), records where it stopped instead, as for any cancelled run: `earlier` and a
+   * `run_cancelled` event, fenced on the cancel naming this worker. True when the ending was
+   * written; false when it had ended elsewhere (that ending stands).
+   */
+  async endOrRecordCancel(
+    holder: Holder,
+    to: WorkerEnding,
+    data: Record<string, unknown>,
+    event: NewRunEvent,
+    earlier: readonly NewRunEvent[] = [],
+    checkpoints: readonly StoredCheckpoint[] = [],
+  ): Promise<boolean> {
+    if (await this.end(holder, to, data, event, earlier, checkpoints)) return true;
+    const { runId, at, durationMs } = event;
+    const message = "the run was cancelled as it ended";
+    await this.recordCancelled(
+      holder,
+      {
+        runId,
+        at,
+        type: "run_cancelled",
+        message,
+        ...(durationMs !== undefined && { durationMs }),
+      },
+      earlier,
+    );
+    return false;
+  }
+
   /** Ends a run the worker holds in `to` (see end.ts); false when it was no longer its to end. */
   end(
     holder: Holder,

@@ -304,11 +304,19 @@ async function end(
   stepLog: StepLog = NO_STEP_LOG,
 ): Promise<void> {
   const { events, checkpoints } = stepLog;
-  const ended = await deps.execution.end(holder, to, data, event, events, checkpoints);
+  const ended = await deps.execution.endOrRecordCancel(
+    holder,
+    to,
+    data,
+    event,
+    events,
+    checkpoints,
+  );
   if (ended) {
     logEnded(deps, to, event.durationMs, data.error as StepError | undefined);
   } else {
-    // Cancelled (or recovered) between the last step and this write: that ending stands.
+    // Cancelled (or recovered) between the last step and this write: that ending stands, and a
+    // cancel's step log still gets its last events.
     deps.logger.info({ wanted: to }, "run had already ended elsewhere");
   }
 }
