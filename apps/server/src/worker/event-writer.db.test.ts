@@ -36,16 +36,22 @@ async function storedMessages(runId: string): Promise<(string | null)[]> {
   return events.map((event) => (event.type === "log" ? event.message : event.type));
 }
 
+/** A run claimed by worker-1, and the step log's writer of that worker. */
+async function claimedWithWriter() {
+  const run = await repos.runs.create({
+    owner: "alice",
+    skill: { id: "skill_a", name: "A" },
+    inputs: {},
+  });
+  await repos.runExecution.claim("worker-1", 30_000);
+  const holder = { runId: run.id, workerId: "worker-1" };
+  const writer = new EventWriter(repos.runExecution, holder, pino({ level: "silent" }));
+  return { run, holder, writer };
+}
+
 describe("the step log of a run cancelled while it works", () => {
   it("keeps what a write found the run cancelled with, and what came after, for its ending", async () => {
-    const run = await repos.runs.create({
-      owner: "alice",
-      skill: { id: "skill_a", name: "A" },
-      inputs: {},
-    });
-    await repos.runExecution.claim("worker-1", 30_000);
-    const holder = { runId: run.id, workerId: "worker-1" };
-    const writer = new EventWriter(repos.runExecution, holder, pino({ level: "silent" }));
+    const { run, holder, writer } = await claimedWithWriter();
 
     writer.push([log(run.id, "before the cancel")]);
     await writer.flushed();
@@ -77,14 +83,7 @@ describe("the step log of a run cancelled while it works", () => {
   });
 
   it("writes none of it for a worker that no longer holds a run taken from it", async () => {
-    const run = await repos.runs.create({
-      owner: "alice",
-      skill: { id: "skill_a", name: "A" },
-      inputs: {},
-    });
-    await repos.runExecution.claim("worker-1", 30_000);
-    const holder = { runId: run.id, workerId: "worker-1" };
-    const writer = new EventWriter(repos.runExecution, holder, pino({ level: "silent" }));
+    const { run, holder, writer } = await claimedWithWriter();
     await opened.db.prisma.run.update({ where: { id: run.id }, data: { workerId: "worker-2" } });
     writer.push([log(run.id, "late")]);
     await writer.flushed();

@@ -7,7 +7,7 @@ import { probeVideo } from "./test-support/ffprobe.js";
 import { type FixtureSite, startFixtureSite } from "./test-support/fixture-site.js";
 import { runSkill } from "./test-support/run-skill.js";
 import { scriptFile } from "./test-support/script-file.js";
-import { testBrowser } from "./test-support/test-browser.js";
+import { type TestBrowser, testBrowser } from "./test-support/test-browser.js";
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -168,18 +168,24 @@ describe("a run's browser", () => {
     }
   });
 
+  /** Runs a page in the test's browser, then stops its Chromium as a hung one; its pid. */
+  async function hangAfterAPage(test: TestBrowser): Promise<number> {
+    const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
+      base: site.base,
+      browser: test.browser.access,
+    });
+    expect(result.outcome).toBe("finished");
+    const [pid, ...others] = test.processes.browsers();
+    expect(others).toEqual([]);
+    process.kill(Number(pid), "SIGSTOP");
+    return pid as number;
+  }
+
   it("ends its Chromium by killing it, every process it started, after the video's last frame", async () => {
     const test = await testBrowser({ viewport: { width: 640, height: 480 } });
     try {
-      const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
-        base: site.base,
-        browser: test.browser.access,
-      });
-      expect(result.outcome).toBe("finished");
-      const [pid, ...others] = test.processes.browsers();
-      expect(others).toEqual([]);
       // A stopped process answers nothing: asked to close, it would never; killed, it goes.
-      process.kill(Number(pid), "SIGSTOP");
+      await hangAfterAPage(test);
       const closed = await test.browser.close();
       expect(closed.problems).toEqual([]);
       expect(closed.video?.path).toBe(test.videoPath);
@@ -197,15 +203,7 @@ describe("a run's browser", () => {
       profileFolder: { path: folder, writable: true },
     });
     try {
-      const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
-        base: site.base,
-        browser: test.browser.access,
-      });
-      expect(result.outcome).toBe("finished");
-      const [pid, ...others] = test.processes.browsers();
-      expect(others).toEqual([]);
-      // A stopped process answers nothing, as a hung browser would.
-      process.kill(Number(pid), "SIGSTOP");
+      const pid = await hangAfterAPage(test);
       const started = Date.now();
       const closed = await test.browser.close();
       expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
