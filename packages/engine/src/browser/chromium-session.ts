@@ -128,8 +128,9 @@ async function launchOnFolder(
  * Closes the browser; kills it when that takes longer than CLOSE_TIMEOUT_MS, and kills whatever
  * is left of its process group either way, so that no process it started survives. `kill`:
  * nothing the browser would write as it shuts down is kept (its profile is Playwright's
- * temporary folder, or a copy), so its process group is killed first, sparing the run the
- * 100–300 ms of Chromium's own shutdown; Playwright then sees it gone and removes its folder.
+ * temporary folder, or a copy), so its process group is killed first, sparing the run
+ * Chromium's own shutdown (docs/decisions/0067); Playwright then sees it gone and removes its
+ * folder.
  */
 export async function closeChromium(
   browser: Browser,

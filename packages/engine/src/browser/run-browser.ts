@@ -175,7 +175,7 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     });
     // Killed rather than shut down once the video has its last frame, unless Chromium works in
     // the user's own profile folder (--profile-writable), which it must leave whole.
-    await Promise.race([recorder?.lastFrameTaken(), stopping]);
+    await recorder?.lastFrameTaken();
     const kill = options.profileFolder?.writable !== true;
     await closeChromium(session.browser, session.pid, problem, { kill });
     const video = await stopping;
