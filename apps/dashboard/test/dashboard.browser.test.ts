@@ -361,7 +361,9 @@ describe("the dashboard in Chromium", () => {
     expect(finished.length).toBeGreaterThan(5);
     for (const event of finished) {
       const row = page.locator(`li.step-row[data-label="${event.step?.label}"]`);
-      expect(await row.locator(".step-status").textContent()).toBe("done");
+      // The run's state and its step log come to the page by separate reads: the last steps may
+      // be shown done a moment after the state is.
+      await expect.poll(() => row.locator(".step-status").textContent()).toBe("done");
       expect(await row.locator(".step-duration").textContent()).toMatch(/\d+(\.\d)? (ms|s)$/);
     }
   });
