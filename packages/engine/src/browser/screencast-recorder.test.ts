@@ -92,7 +92,8 @@ describe("the screencast recorder", () => {
     // duration adds a length of the container's own to the last frame: see ProbedVideo.)
     expect(probed.durationS).toBeGreaterThanOrEqual(1);
     expect(probed.lastFrameS).toBeLessThanOrEqual((stopped - started) / 1000);
-    expect(video?.durationMs).toBe(Math.round(probed.lastFrameS * 1000));
+    // Within a few milliseconds of the time the recorder gave it: ffmpeg may place it a little off.
+    expect(Math.abs((video?.durationMs ?? 0) - probed.lastFrameS * 1000)).toBeLessThanOrEqual(10);
     expect(isBlue(await lastFrameColour(path))).toBe(true);
   });
 
@@ -112,7 +113,8 @@ describe("the screencast recorder", () => {
     expect(video?.frames).toBe(3);
     expect(probed.durationS).toBeGreaterThanOrEqual(0.6);
     // The recorder reports its last frame's time; the file's duration adds that frame's length.
-    expect(video?.durationMs).toBe(Math.round(probed.lastFrameS * 1000));
+    // Within a few milliseconds of the time the recorder gave it: ffmpeg may place it a little off.
+    expect(Math.abs((video?.durationMs ?? 0) - probed.lastFrameS * 1000)).toBeLessThanOrEqual(10);
     expect(probed.durationS).toBeGreaterThan(probed.lastFrameS);
   });
 });

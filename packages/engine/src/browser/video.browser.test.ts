@@ -54,7 +54,10 @@ describe("the run's video", () => {
       // Never more than 10 frames a second (the default), whatever the page does.
       expect(probed.frames).toBeLessThanOrEqual(probed.durationS * 10 + 1);
       expect(closed.video?.frames).toBe(probed.frames);
-      expect(closed.video?.durationMs).toBe(Math.round(probed.lastFrameS * 1000));
+      // Within a few milliseconds of the time the recorder gave it: ffmpeg may place it a little off.
+      expect(
+        Math.abs((closed.video?.durationMs ?? 0) - probed.lastFrameS * 1000),
+      ).toBeLessThanOrEqual(10);
     } finally {
       await test.dispose();
     }
@@ -86,7 +89,10 @@ describe("the run's video", () => {
       const probed = await probeVideo(test.videoPath);
       // Its last frame, the page again when the browser closed, comes after the still 3 s.
       expect(probed.lastFrameS).toBeGreaterThanOrEqual(stillFrom / 1000 + 3);
-      expect(closed.video?.durationMs).toBe(Math.round(probed.lastFrameS * 1000));
+      // Within a few milliseconds of the time the recorder gave it: ffmpeg may place it a little off.
+      expect(
+        Math.abs((closed.video?.durationMs ?? 0) - probed.lastFrameS * 1000),
+      ).toBeLessThanOrEqual(10);
       // A few frames while the page loads and the last one again at the end; at a fixed 10 fps
       // there would be more than 30.
       expect(probed.frames).toBeLessThanOrEqual(8);
