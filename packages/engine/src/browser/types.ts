@@ -3,6 +3,7 @@ import type { BrowserAccess } from "./browser-access.js";
 import type { BrowserSnapshot, StorageState } from "./browser-snapshot.js";
 import type { BrowserMemoryExceeded } from "./memory-watchdog.js";
 import type { ProfileFolder } from "./profile-folder.js";
+import type { WarmBrowser } from "./warm-browser.js";
 
 /** A page size in CSS pixels. */
 export interface Viewport {
@@ -73,6 +74,12 @@ export interface RunBrowserOptions {
    * its own, removed when the browser closes, unless `writable` (profile-folder.ts).
    */
   profileFolder?: ProfileFolder;
+  /**
+   * Hands over the browser this run's process launched ahead for it (warm-browser.ts), if any; it
+   * is taken when the run would launch the same browser, and closed otherwise. Never for a run
+   * on a profile folder.
+   */
+  takeWarm?: () => Promise<WarmBrowser | undefined>;
 }
 
 /** A finished recording. */
@@ -106,6 +113,11 @@ export interface RunBrowser {
    * undefined while the browser is not open or nothing was drawn yet. No second capture.
    */
   liveFrame(): LiveFrame | undefined;
+  /**
+   * Stops recording and ends the browser: settles once the video is complete and Chromium can do
+   * nothing more (killed), before its folders are removed; `close` settles after that.
+   */
+  stop(): Promise<RunBrowserResult>;
   /** Stops recording and ends every process it started; safe to call at any time, repeatedly. */
   close(): Promise<RunBrowserResult>;
 }
