@@ -158,6 +158,14 @@ const ConfigSchema = z.object({
   // every 500 ms (proportional set size). Past it the browser is killed and the run ends in reset
   // with an error saying how much it used.
   BROWSER_MEMORY_MB: z.coerce.number().int().min(64).max(1_048_576).default(1024),
+  // Each run process that has run a browser run launches the browser of its next one as soon as
+  // that run's own closed, so that a browser run starts on a Chromium already up (one launched
+  // for it alone, never a used one). Costs an idle Chromium per such process; "false" launches
+  // each run's browser at its first browser step. docs/decisions/0070-a-browser-ready-for-the-next-run.md
+  WARM_BROWSERS: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
   // --- Where runs may connect (the SSRF guard) ---
   // Lets runs (http steps and every request of the browser) reach loopback, private, link-local,
   // CGNAT and other non-public addresses. Off by default, so that a run cannot reach this server,

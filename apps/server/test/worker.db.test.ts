@@ -328,7 +328,7 @@ describe("worker shutdown", () => {
         signals: new InProcessRunSignals(),
         fileStore: own.fileStore,
         chromium: {},
-        browser: { user: "nobody", memoryLimitBytes: 1024 * 1024 * 1024 },
+        browser: { user: "nobody", memoryLimitBytes: 1024 * 1024 * 1024, warm: false },
         network: () => ({}),
         secrets: new RunSecrets(own.repos.secrets, testSecretBox()),
         profiles: own.repos.profiles,

@@ -153,6 +153,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Many tests keep a run in its slot with a long `wait` (to cancel it, stop its worker, …);
     // parking has tests of its own, which lower it.
     PARK_AFTER_SECONDS: "3600",
+    // A browser launched ahead after every browser run would load the machine the suites share;
+    // the tests of warm browsers turn it on.
+    WARM_BROWSERS: "false",
     // Without a scheduler no tick fires, which the API tests rely on.
     SCHEDULER: options.scheduler ? "true" : "false",
     ...options.env,

@@ -1,10 +1,12 @@
 import { type ChildProcess, fork } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import {
   type EngineEvent,
   type FromRunHost,
   formatBytes,
+  killBrowserProcesses,
   messageOf,
   type PauseRequest,
   type RecordedVideo,
@@ -34,6 +36,11 @@ export interface RunHostsOptions {
   closeMs: number;
   /** The environment of the run processes: PATH, to find ffmpeg; nothing of the server's. */
   env: Record<string, string>;
+  /**
+   * Whether each process keeps a browser launched ahead for its next run (WARM_BROWSERS), its
+   * processes marked with the run process's own tag, and killed with them when it ends.
+   */
+  warmBrowsers?: boolean;
   /** Called whenever a process becomes free for a run (loaded, or done with its last run). */
   onAvailable?: () => void;
 }
@@ -111,6 +118,8 @@ export interface ReservedHost {
 
 interface Host extends ReservedHost {
   child: ChildProcess;
+  /** Marks the browsers it launches ahead (`--skillrun-tag=<tag>`), which die with it. */
+  tag: string;
   /** The process has loaded the engine and listens (its `ready` message came). */
   ready: boolean;
   /** The end of what the process wrote to stderr, to tell why it died. */
@@ -227,7 +236,7 @@ export class RunHosts {
       onExit(child.exitCode, child.signalCode);
       return { outcome, closed, requestPause: () => undefined, setLive: () => undefined };
     }
-    send(host, { type: "start", job });
+    send(host, { type: "start", job: this.options.warmBrowsers ? warmJob(job, host.tag) : job });
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
     const requestPause = () => {
@@ -344,6 +353,7 @@ export class RunHosts {
     const host: Host = {
       reserved: true,
       child,
+      tag: `run-process-${randomUUID()}`,
       ready: false,
       stderr: "",
       exited: new Promise((resolve) => child.once("exit", () => resolve())),
@@ -363,6 +373,9 @@ export class RunHosts {
     child.on("message", onReady);
     this.hosts.add(host);
     void host.exited.then(() => {
+      // A process killed (a run that would not stop, the server closing) cannot close the
+      // browser it launched ahead, or the one a run took from it.
+      if (this.options.warmBrowsers) killBrowserProcesses(host.tag);
       this.hosts.delete(host);
       const index = this.idle.indexOf(host);
       if (index >= 0) this.idle.splice(index, 1);
@@ -381,6 +394,11 @@ export class RunHosts {
     await host.exited;
     this.refill();
   }
+}
+
+/** The job with the tag of the browser its process launches ahead for the next run. */
+function warmJob(job: RunJob, tag: string): RunJob {
+  return { ...job, browser: { ...job.browser, warmTag: tag } };
 }
 
 /**

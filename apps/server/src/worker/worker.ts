@@ -150,6 +150,7 @@ export class Worker {
         stopGraceMs,
         closeMs: BROWSER_CLOSE_MS,
         env,
+        warmBrowsers: deps.browser.warm,
         // A process loaded or freed is room for another run.
         onAvailable: () => this.fill(),
       },

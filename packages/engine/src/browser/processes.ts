@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { setPriority } from "node:os";
 
 /** What /proc says of one live process. */
 export interface ProcessInfo {
@@ -74,4 +75,41 @@ export function killBrowserProcesses(tag: string): number {
     }
   }
   return killed;
+}
+
+/**
+ * Gives every thread of the browser started with `tag` the CPU priority (nice value)
+ * `priority`: Linux keeps one per thread, and each thread starts with its creator's.
+ */
+export function setBrowserPriority(tag: string, priority: number): void {
+  for (const p of browserProcesses(tag)) {
+    let threads: string[];
+    try {
+      threads = readdirSync(`/proc/${p.pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const thread of threads) {
+      try {
+        setPriority(Number(thread), priority);
+      } catch {
+        // Gone while we looked.
+      }
+    }
+  }
+}
+
+/**
+ * Whether this process may raise a CPU priority it lowered: CAP_SYS_NICE in its effective
+ * capabilities (root has it, except in containers that drop it, as Docker does by default).
+ */
+export function mayRaisePriority(): boolean {
+  try {
+    const status = readFileSync("/proc/self/status", "utf8");
+    const effective = /^CapEff:\s*([0-9a-f]+)$/m.exec(status)?.[1];
+    const CAP_SYS_NICE = 23n;
+    return effective !== undefined && ((BigInt(`0x${effective}`) >> CAP_SYS_NICE) & 1n) === 1n;
+  } catch {
+    return false;
+  }
 }

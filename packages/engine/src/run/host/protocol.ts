@@ -63,6 +63,11 @@ export interface RunJob {
     memoryLimitBytes: number;
     /** The agent's `--profile-dir`: the Chromium user data folder the browser starts on. */
     profileFolder?: ProfileFolder;
+    /**
+     * When set, the process keeps a browser launched ahead for its next run once a run's browser
+     * has closed, its processes marked with this tag (docs/decisions/0070).
+     */
+    warmTag?: string;
   };
 }
 

@@ -2,7 +2,8 @@ import { parentPort } from "node:worker_threads";
 import type { BrowserAccess } from "../../browser/browser-access.js";
 import { findChromium } from "../../browser/find-chromium.js";
 import { profileStateOf } from "../../browser/profile-state.js";
-import { createRunBrowser } from "../../browser/run-browser.js";
+import { createRunBrowser, DEFAULT_VIEWPORT } from "../../browser/run-browser.js";
+import { launchWarmBrowser, type WarmBrowser } from "../../browser/warm-browser.js";
 import type { ProfileSave } from "../../definition/profile.js";
 import { messageOf } from "../../error-message.js";
 import { createRunFiles } from "../../files/run-files.js";
@@ -46,6 +47,8 @@ let pauseAsked = false;
 let resumeWith: ((answer: unknown) => void) | undefined;
 // The run's live view: its frames go to the server while somebody watches.
 let live: LiveFrames | undefined;
+// The browser launched for the next run once a run's own closed (docs/decisions/0070).
+let warm: Promise<WarmBrowser | undefined> | undefined;
 
 port.on("message", (message: ToRunHost) => {
   switch (message.type) {
@@ -125,6 +128,11 @@ async function execute(job: RunJob): Promise<void> {
     ...(job.resume?.browser && { restore: job.resume.browser }),
     ...(job.profile?.state && { storageState: job.profile.state }),
     ...(job.browser.profileFolder && { profileFolder: job.browser.profileFolder }),
+    takeWarm: () => {
+      const taken = warm;
+      warm = undefined;
+      return taken ?? Promise.resolve(undefined);
+    },
     onProblem: (message) => post({ type: "problem", message: masker.maskText(message) }),
     onLaunched: (ms) => post({ type: "browser_launched", ms }),
     onMemoryExceeded: (error) => {
@@ -198,8 +206,28 @@ async function execute(job: RunJob): Promise<void> {
   // Its steps' spans are sent before the run's, which the worker ends with the result.
   await tracing?.flush();
   post({ type: "result", result: crossing(result) });
-  const { video } = await browser.close();
+  const { video } = await browser.stop();
   post({ type: "closed", video });
+  if (browser.access.started()) warmUp(job);
+  // Its folders are removed while the server writes the run's end, and the next run may start.
+  await browser.close();
+}
+
+/**
+ * Launches the browser the next run will take, as this run's was launched, once this run's
+ * browser has closed: a process that runs browser runs keeps one ready, and one that never did
+ * never starts Chromium. Nothing when the server keeps none (no `warmTag`), or one is ready.
+ */
+function warmUp(job: RunJob): void {
+  const tag = job.browser.warmTag;
+  if (tag === undefined || warm !== undefined) return;
+  warm = (async () =>
+    launchWarmBrowser({
+      executablePath: findChromium(job.browser.chromium),
+      user: job.browser.user,
+      viewport: DEFAULT_VIEWPORT,
+      tag,
+    }))().catch(() => undefined);
 }
 
 /**
