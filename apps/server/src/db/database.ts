@@ -94,6 +94,13 @@ export async function openDatabase(
   };
 }
 
+/**
+ * How long a transaction may wait to start (for the SQLite connection, or one of the pool's),
+ * and to run. Prisma's 2 s wait fails a skill import or a file's write with a 500 on a machine
+ * whose cores are busy for a moment; a slower answer is what a client would rather have.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 };
+
 interface Opened {
   prisma: PrismaClient;
   direct: DirectSql;
@@ -110,7 +117,8 @@ async function openSqlite(url: string): Promise<Opened> {
   // A second connection for the direct statements: Prisma's is taken by any transaction under
   // way. Busy timeout 0: see sqliteDirectSql.
   const direct = sqliteDirectSql(new BetterSqlite3(file, { timeout: 0 }));
-  return { prisma: new PrismaClient({ adapter }), direct, end: async () => direct.close() };
+  const prisma = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
+  return { prisma, direct, end: async () => direct.close() };
 }
 
 async function openPostgres(url: string): Promise<Opened> {
@@ -127,6 +135,9 @@ async function openPostgres(url: string): Promise<Opened> {
   // the SQLite one, so every model query the repositories make has the same shape on both; the
   // two types differ only in provider details (the transaction isolation levels each allows).
   // SQL the two dialects disagree on is chosen by `Database.flavour` (see db/runs/sql/).
-  const prisma = new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
+  const prisma = new PostgresPrismaClient({
+    adapter,
+    transactionOptions: TRANSACTION_OPTIONS,
+  }) as unknown as PrismaClient;
   return { prisma, direct: postgresDirectSql(pool), end: () => pool.end() };
 }

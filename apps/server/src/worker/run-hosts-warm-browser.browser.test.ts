@@ -43,7 +43,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await hosts.close();
-  for (const { pid } of warmProcesses()) process.kill(pid, "SIGKILL");
+  for (const { pid } of warmProcesses()) signal(pid, "SIGKILL");
   await site?.close();
   await rm(work, { recursive: true, force: true });
 });
@@ -101,6 +101,15 @@ function warmNiceValues(): Set<number> {
     }
   }
   return values;
+}
+
+/** Signals a process that may have ended since it was listed. */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Gone already.
+  }
 }
 
 async function until(condition: () => boolean, ms: number): Promise<boolean> {
@@ -224,7 +233,7 @@ describe("a run process that keeps a browser launched ahead", { timeout: 120_000
   it("leaves no browser behind once its process has ended, even one that hangs", async () => {
     expect(await until(() => warmProcesses().length > 0, 30_000)).toBe(true);
     // Stopped, Chromium cannot exit by itself when its process's pipe closes: it is killed.
-    for (const { pid } of warmProcesses()) process.kill(pid, "SIGSTOP");
+    for (const { pid } of warmProcesses()) signal(pid, "SIGSTOP");
     await hosts.close();
     expect(await until(() => warmProcesses().length === 0, 10_000)).toBe(true);
   });

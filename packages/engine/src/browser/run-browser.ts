@@ -245,10 +245,13 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
       // writes nothing more into it), before the run ends: the folder holds the user's sign-ins.
       await chromiumClosed;
       await releaseProfile();
+    } else if (session.pid === undefined) {
+      await chromiumClosed;
     } else {
       // Killed, and every process of it gone: Playwright's removal of its profile folder, much
       // of the ending on a busy machine, is no longer the run's to wait for (docs/decisions/0070).
-      await Promise.race([sessionGone(session.pid), chromiumClosed]);
+      // (Playwright may call the browser closed as soon as its pipe closes, before that.)
+      await sessionGone(session.pid, GONE_WAIT_MS);
     }
     const video = await recording;
     const removeRest = async () => {
@@ -303,14 +306,16 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
 
 /** How often `sessionGone` looks. */
 const GONE_POLL_MS = 10;
+/** How long a killed browser's processes may take to be gone before the run ends regardless. */
+const GONE_WAIT_MS = 5_000;
 
 /**
  * Settles once no process is left in the session Chromium leads (Playwright starts it as a
- * session leader; its zygotes and renderers stay in that session); never without its pid.
+ * session leader; its zygotes and renderers stay in that session), or after `ms`.
  */
-async function sessionGone(pid: number | undefined): Promise<void> {
-  if (pid === undefined) return new Promise(() => {});
-  while (listProcesses().some((process) => process.sid === pid)) {
+async function sessionGone(pid: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && listProcesses().some((process) => process.sid === pid)) {
     await new Promise((resolve) => setTimeout(resolve, GONE_POLL_MS));
   }
 }
