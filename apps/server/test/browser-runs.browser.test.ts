@@ -59,10 +59,12 @@ steps:
     timeout: 2s
 `;
 
+// Its limit must fall in the nap: long enough for its browser to start and its page to load on a
+// slow machine whose cores other test files share (4 s was not, on one).
 const HURRIED = `
 id: skill_hurried
 name: Hurried
-timeout: 4s
+timeout: 10s
 inputs:
   - { json_key: shop_url, data_type: string }
 steps:

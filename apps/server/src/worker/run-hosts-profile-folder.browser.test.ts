@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { DEFAULT_ENGINE_LIMITS, parseSkillDefinition, type RunJob } from "@skillrun/engine";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostedRunHandlers } from "../../test/support/hosted-run-handlers.js";
 import { makeProfileFolder, startCookieSite } from "../../test/support/profile-folder.js";
 import { RunHosts } from "./run-hosts.js";
 
@@ -84,19 +85,10 @@ describe("a run on a profile folder whose skill saves a browser profile", {
     const hosted = hosts.execute(
       host,
       job,
-      {
-        onEvent: () => {},
-        onCheckpoint: () => {},
+      hostedRunHandlers({
         onProblem: (message) => problems.push(message),
-        onBrowserLaunched: () => {},
-        onFile: () => {},
         onProfile: (json) => saved.push(json),
-        onEffects: async () => {},
-        onPaused: () => new Promise(() => {}),
-        onPauseAbandoned: () => {},
-        onFrame: () => {},
-        onWaiting: () => {},
-      },
+      }),
       new AbortController().signal,
     );
     const outcome = await hosted.outcome;

@@ -12,6 +12,7 @@ import {
 } from "@skillrun/engine";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostedRunHandlers } from "../../test/support/hosted-run-handlers.js";
 import { startCookieSite } from "../../test/support/profile-folder.js";
 import { type HostOutcome, RunHosts } from "./run-hosts.js";
 
@@ -156,21 +157,12 @@ async function run(id: string, network: NetworkPolicy, skill = definition): Prom
   const hosted = hosts.execute(
     host,
     job,
-    {
-      onEvent: () => {},
-      onCheckpoint: () => {},
+    hostedRunHandlers({
       onProblem: (message) => problems.push(message),
       onBrowserLaunched: () => {
         ownProcesses = listProcesses().filter((process) => isTaggedBrowser(process, id)).length;
       },
-      onFile: () => {},
-      onProfile: () => {},
-      onEffects: async () => {},
-      onPaused: () => new Promise(() => {}),
-      onPauseAbandoned: () => {},
-      onFrame: () => {},
-      onWaiting: () => {},
-    },
+    }),
     new AbortController().signal,
   );
   const outcome = await hosted.outcome;
