@@ -40,9 +40,8 @@ export default defineConfig({
         : []),
     ],
     // vitest's default on 2 cores is one file at a time; the files mostly wait (on servers,
-    // worker processes, Chromium, timers) rather than compute. Two at once: with three, on a
-    // 2-core machine about three times slower in starting processes than the usual one, tests
-    // that time a second (a cancel, a lease) or a run's steps failed for want of CPU.
+    // worker processes, Chromium, timers) rather than compute. Two at once leaves the tests that
+    // time a second (a cancel, a lease) the CPU they need on a slow machine (docs/development.md).
     // `--maxWorkers=N` overrides it. The projects share these workers: both flavours' files in
     // one queue, so neither pass waits for the other's last file.
     maxWorkers: 2,

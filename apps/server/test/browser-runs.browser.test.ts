@@ -60,7 +60,7 @@ steps:
 `;
 
 // Its limit must fall in the nap: long enough for its browser to start and its page to load on a
-// slow machine whose cores other test files share (4 s was not, on one).
+// slow machine whose cores other test files share.
 const HURRIED = `
 id: skill_hurried
 name: Hurried
