@@ -67,9 +67,14 @@ describe("the run's video", () => {
     const test = await testBrowser();
     try {
       let stillFrom = 0;
+      let framedBeforeStill = false;
+      // The video's clock starts at its first frame, and what happens before lands at 0: the
+      // second lets the page's first frame come (on a busy machine it may come after the goto)
+      // so that the still stretch starts on the video's clock.
       const result = await runSkill(
         `
 - goto: "{{ inputs.base }}/static"
+- wait: 1s
 - id: still
   wait: 3s
 `,
@@ -79,11 +84,13 @@ describe("the run's video", () => {
           onEvent: (event) => {
             if (event.type === "step_started" && event.step.id === "still") {
               stillFrom = test.browser.access.videoOffsetMs() ?? 0;
+              framedBeforeStill = test.browser.liveFrame() !== undefined;
             }
           },
         },
       );
       expect(result.outcome).toBe("finished");
+      expect(framedBeforeStill).toBe(true);
       const closed = await test.browser.close();
       expect(closed.problems).toEqual([]);
       const probed = await probeVideo(test.videoPath);
