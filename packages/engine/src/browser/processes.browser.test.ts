@@ -1,5 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killBrowserProcesses } from "./processes.js";
+import { isTaggedBrowser, killBrowserProcesses, listProcesses } from "./processes.js";
 import { type FixtureSite, startFixtureSite } from "./test-support/fixture-site.js";
 import { runSkill } from "./test-support/run-skill.js";
 import { testBrowser } from "./test-support/test-browser.js";
@@ -28,7 +29,41 @@ describe("killBrowserProcesses", () => {
     }
   }, 30_000);
 
+  it("counts a killed browser's processes out at once, not once the kernel has freed them", async () => {
+    const test = await testBrowser({ video: false });
+    try {
+      const result = await runSkill('- goto: "{{ inputs.base }}/static"\n', {
+        base: site.base,
+        browser: test.browser.access,
+      });
+      expect(result.outcome).toBe("finished");
+      const sids = new Set(
+        listProcesses()
+          .filter((p) => isTaggedBrowser(p, test.tag))
+          .map((p) => p.sid),
+      );
+      const members = readdirSync("/proc").filter((pid) => sids.has(sessionOf(pid)));
+      expect(members.length).toBeGreaterThan(2);
+      expect(killBrowserProcesses(test.tag)).toBeGreaterThan(2);
+      // No wait: each has SIGKILL pending or is exiting, and runs none of its code again. (Its
+      // crash reporters, in sessions of their own, end by themselves once the browser has.)
+      expect(listProcesses().filter((p) => sids.has(p.sid))).toEqual([]);
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
+
   it("kills nothing for a tag no browser carries, least of all this process", () => {
     expect(killBrowserProcesses("no-such-tag")).toBe(0);
   });
 });
+
+/** The session of process `pid` (0 when it is not one, or gone). */
+function sessionOf(pid: string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]);
+  } catch {
+    return 0;
+  }
+}

@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 
+/** The kernel's flag of a process that has begun to exit (PF_EXITING, include/linux/sched.h). */
+const EXITING_FLAG = 0x4;
+/** SIGKILL's bit in a process's pending signals. */
+const KILL_PENDING = 1 << 8;
+
 /** What /proc says of one live process. */
 export interface ProcessInfo {
   pid: number;
@@ -11,7 +16,12 @@ export interface ProcessInfo {
   cmdline: string;
 }
 
-/** The live processes of this machine (zombies left out). Linux only: elsewhere none. */
+/**
+ * The live processes of this machine: those that can still run code of their own. Left out are
+ * zombies and processes that have been killed or are exiting, whose memory the kernel may take
+ * tens of milliseconds more to free (a killed Chromium's renderers, 100-600 ms on a busy 2-core
+ * machine: docs/decisions/0071). Linux only: elsewhere none.
+ */
 export function listProcesses(): ProcessInfo[] {
   let pids: string[];
   try {
@@ -25,8 +35,7 @@ export function listProcesses(): ProcessInfo[] {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       // The fields after the command name, which is in parentheses and may hold spaces.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // A zombie has exited; it only waits for its parent to notice.
-      if (fields[0] === "Z") continue;
+      if (!canRun(fields)) continue;
       found.push({
         pid: Number(pid),
         ppid: Number(fields[1]),
@@ -38,6 +47,20 @@ export function listProcesses(): ProcessInfo[] {
     }
   }
   return found;
+}
+
+/**
+ * Whether a process of these /proc/<pid>/stat fields (those after its name) can still run code
+ * of its own. A zombie (Z) has exited and waits for its parent to notice; one dead (X) is going;
+ * one exiting (flags, field 9) or with SIGKILL pending (signal, field 31: a kill of its group
+ * marks every thread at once, and none returns to its own code) never runs its code again.
+ */
+function canRun(fields: readonly string[]): boolean {
+  const [state] = fields;
+  if (state === "Z" || state === "X") return false;
+  const flags = Number(fields[6]);
+  const pending = Number(fields[28]);
+  return (flags & EXITING_FLAG) === 0 && (pending & KILL_PENDING) === 0;
 }
 
 /** Whether a process carries the tag a run browser gives its Chromium (RunBrowserOptions.tag). */
@@ -78,22 +101,41 @@ export function killBrowserProcesses(tag: string): number {
 }
 
 /**
- * Gives every thread of the browser started with `tag` the CPU priority (nice value)
- * `priority`: Linux keeps one per thread, and each thread starts with its creator's.
+ * How much lower than its run process's a browser's CPU priority is (in nice values): pages, the
+ * bulk of a run's CPU, give way to the service's own work (the API, run processes, the videos'
+ * encoding, runs' endings), so that a page that spins slows no request and no run's ending
+ * (docs/decisions/0071).
  */
-export function setBrowserPriority(tag: string, priority: number): void {
-  for (const p of browserProcesses(tag)) {
-    let threads: string[];
-    try {
-      threads = readdirSync(`/proc/${p.pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const thread of threads) {
+export const BROWSER_NICENESS = 5;
+
+/** The CPU priority of a browser started by a thread of priority `own`. */
+export function browserPriority(own: number): number {
+  return Math.min(own + BROWSER_NICENESS, 19);
+}
+
+/**
+ * Gives every thread of every process in session `sid` (a browser's: Chromium leads its session)
+ * the CPU priority (nice value) `priority`: Linux keeps one per thread, and each thread starts
+ * with its creator's. Twice, as a thread started during the first pass by one not yet reached
+ * would keep the old one. Where it is not allowed (another user's processes without
+ * CAP_SYS_NICE) nothing changes: the launcher has lowered it already (chromium-user.ts).
+ */
+export function setSessionPriority(sid: number, priority: number): void {
+  for (let pass = 0; pass < 2; pass++) {
+    for (const p of listProcesses()) {
+      if (p.sid !== sid) continue;
+      let threads: string[];
       try {
-        setPriority(Number(thread), priority);
+        threads = readdirSync(`/proc/${p.pid}/task`);
       } catch {
-        // Gone while we looked.
+        continue;
+      }
+      for (const thread of threads) {
+        try {
+          setPriority(Number(thread), priority);
+        } catch {
+          // Gone while we looked, or not ours to lower.
+        }
       }
     }
   }
