@@ -134,8 +134,8 @@ describe("a run's browser", () => {
 /**
  * The real user ids of the run's Chromium processes. The root wrapper that starts Chromium as its
  * user is left out: first the shell script (`chromium-as-user`), then, once it has executed
- * setpriv, setpriv itself, which carries Chromium's arguments (the tag too) and is root for the
- * moment before it switches user and executes Chromium.
+ * nice and nice setpriv, each of them, which carry Chromium's arguments (the tag too) and are root
+ * for the moment before setpriv switches user and executes Chromium.
  */
 function uidsOf(runId: string): number[] {
   return listProcesses()
@@ -152,7 +152,7 @@ function uidsOf(runId: string): number[] {
 
 function isWrapper(cmdline: string): boolean {
   const program = cmdline.split("\0")[0] ?? "";
-  return cmdline.includes("chromium-as-user") || basename(program) === "setpriv";
+  return cmdline.includes("chromium-as-user") || ["nice", "setpriv"].includes(basename(program));
 }
 
 /**

@@ -94,14 +94,19 @@ function warmNiceValues(): Set<number> {
     if (!sessions.has(sid)) continue;
     try {
       for (const thread of readdirSync(`/proc/${pid}/task`)) {
-        const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, "utf8");
-        values.add(Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]));
+        values.add(niceOf(`/proc/${pid}/task/${thread}/stat`));
       }
     } catch {
       // Gone while we looked.
     }
   }
   return values;
+}
+
+/** The nice value in a process's or thread's stat file (its 19th field). */
+function niceOf(statPath: string): number {
+  const stat = readFileSync(statPath, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
 }
 
 /** Signals a process that may have ended since it was listed. */
@@ -183,16 +188,21 @@ describe("a run process that keeps a browser launched ahead", { timeout: 120_000
     expect(first.video).toBe(true);
   });
 
-  it("launches it at the lowest priority, and gives it the runs' own once up", async () => {
+  it("launches it at the lowest priority, and gives it the runs' browsers' own once up", async () => {
     expect(await until(() => warmProcesses().length > 0, 30_000)).toBe(true);
-    // Every thread of it at one priority, the run process's (10, or its server's where a nice
-    // value cannot be set), not the 19 it launched at.
+    // Every thread of it at one priority, a run's browser's: 5 below its run process's (which is
+    // 10, or its server's where a nice value cannot be set), not the 19 it launched at.
     expect(
       await until(() => {
         const values = [...warmNiceValues()];
         return values.length === 1 && (values[0] ?? 19) < 19;
       }, 30_000),
     ).toBe(true);
+    // The run process's main thread, once it is back from the 19 it launched the browser at.
+    const browser = warmProcesses().find((process) => !process.cmdline.includes("--type="));
+    const runProcess = niceOf(`/proc/${browser?.ppid}/stat`);
+    expect(runProcess).toBeLessThan(14);
+    expect([...warmNiceValues()]).toEqual([runProcess + 5]);
   });
 
   it("gives the next run the browser it launched, with nothing the last run left", async () => {

@@ -3,6 +3,7 @@ import { chmod, chown, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { BROWSER_NICENESS } from "./processes.js";
 
 /** The user Chromium runs as when this process runs as root; present on every Debian system. */
 export const DEFAULT_CHROMIUM_USER = "nobody";
@@ -80,7 +81,8 @@ async function removeAll(dirs: string[]): Promise<void> {
  * the script hands it to the user first, private to it (0700), and makes it the user's HOME so
  * that nothing Chromium writes lands in root's home. setpriv then drops every group, every
  * capability (bounding set included) and forbids regaining privileges (no_new_privs) before it
- * executes Chromium; Chromium's own sandbox then confines each renderer further.
+ * executes Chromium, at a lower CPU priority; Chromium's own sandbox then confines each renderer
+ * further.
  */
 export function wrapperScript(executablePath: string, user: ChromiumUser): string {
   const owner = `${user.uid}:${user.gid}`;
@@ -94,7 +96,9 @@ export function wrapperScript(executablePath: string, user: ChromiumUser): strin
     `  chown -R ${owner} -- "$profile" && chmod 700 -- "$profile" || exit 70`,
     '  export HOME="$profile" XDG_CONFIG_HOME="$profile/.config" XDG_CACHE_HOME="$profile/.cache"',
     "fi",
-    `exec setpriv --reuid=${user.uid} --regid=${user.gid} --clear-groups \\`,
+    // Below this process's priority (processes.ts, BROWSER_NICENESS) even where it may not
+    // lower another user's processes afterwards (no CAP_SYS_NICE, as in Docker by default).
+    `exec nice -n ${BROWSER_NICENESS} setpriv --reuid=${user.uid} --regid=${user.gid} --clear-groups \\`,
     "  --inh-caps=-all --ambient-caps=-all --bounding-set=-all --no-new-privs \\",
     `  -- ${shellQuoted(executablePath)} "$@"`,
     "",

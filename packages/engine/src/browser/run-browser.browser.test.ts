@@ -1,5 +1,5 @@
 import { mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findChromium } from "./find-chromium.js";
@@ -180,6 +180,24 @@ describe("a run's browser", () => {
     process.kill(Number(pid), "SIGSTOP");
     return pid as number;
   }
+
+  it("runs every thread of every process below the priority of the thread that started it", async () => {
+    const test = await testBrowser({ video: false });
+    try {
+      const result = await runSkill('- goto: "{{ inputs.base }}/static"\n', {
+        base: site.base,
+        browser: test.browser.access,
+      });
+      expect(result.outcome).toBe("finished");
+      const statuses = test.processes.statuses();
+      // The browser, its zygotes and at least one renderer, each with its threads.
+      expect(statuses.length).toBeGreaterThan(2);
+      const below = Math.min(getPriority() + 5, 19);
+      expect(new Set(statuses.flatMap((status) => status.niceValues))).toEqual(new Set([below]));
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
 
   it("ends its Chromium by killing it, every process it started, after the video's last frame", async () => {
     const test = await testBrowser({ viewport: { width: 640, height: 480 } });

@@ -1,3 +1,4 @@
+import { getPriority } from "node:os";
 import { type GuardedProxy, startGuardedProxy } from "../network/browser-proxy.js";
 import { createNetworkGuard } from "../network/guard.js";
 import type { DialogHandler } from "./browser-access.js";
@@ -13,7 +14,7 @@ import { answerDialogs } from "./dialogs.js";
 import { firstLine } from "./error-text.js";
 import { launchFailure } from "./launch-failure.js";
 import { type BrowserMemoryExceeded, type MemoryWatchdog, watchMemory } from "./memory-watchdog.js";
-import { listProcesses } from "./processes.js";
+import { browserPriority, listProcesses, setSessionPriority } from "./processes.js";
 import {
   ProfileFolderRefused,
   type UsedProfileFolder,
@@ -146,6 +147,8 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
       await proxy.close();
       throw error instanceof ProfileFolderRefused ? error : launchFailure(error, path);
     }
+    // Below the run process's priority, as every run's browser (docs/decisions/0071).
+    if (session.pid !== undefined) setSessionPriority(session.pid, browserPriority(getPriority()));
     const releaseProfile = async () => {
       await profile?.release().catch((failure: unknown) => problem(firstLine(failure)));
     };
@@ -248,9 +251,9 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
     } else if (session.pid === undefined) {
       await chromiumClosed;
     } else {
-      // Killed, and every process of it gone: Playwright's removal of its profile folder, much
-      // of the ending on a busy machine, is no longer the run's to wait for (docs/decisions/0070).
-      // (Playwright may call the browser closed as soon as its pipe closes, before that.)
+      // Killed, and no process of it able to run: Playwright's removal of its profile folder,
+      // much of the ending on a busy machine, is no longer the run's to wait for (docs/decisions/
+      // 0070). (Playwright may call the browser closed as soon as its pipe closes, before that.)
       await sessionGone(session.pid, GONE_WAIT_MS);
     }
     const video = await recording;
@@ -306,12 +309,14 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
 
 /** How often `sessionGone` looks. */
 const GONE_POLL_MS = 10;
-/** How long a killed browser's processes may take to be gone before the run ends regardless. */
+/** How long a killed browser's processes may take to stop before the run ends regardless. */
 const GONE_WAIT_MS = 5_000;
 
 /**
- * Settles once no process is left in the session Chromium leads (Playwright starts it as a
- * session leader; its zygotes and renderers stay in that session), or after `ms`.
+ * Settles once no process that can still run is left in the session Chromium leads (Playwright
+ * starts it as a session leader; its zygotes and renderers stay in that session), or after `ms`.
+ * Right after the kill of its group every one of them has SIGKILL pending; the kernel freeing
+ * their memory is not waited for (listProcesses, docs/decisions/0071).
  */
 async function sessionGone(pid: number, ms: number): Promise<void> {
   const deadline = Date.now() + ms;

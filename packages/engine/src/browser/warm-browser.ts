@@ -3,7 +3,7 @@ import { type GuardedProxy, startGuardedProxy } from "../network/browser-proxy.j
 import type { NetworkGuard } from "../network/guard.js";
 import { type ChromiumSession, closeChromium } from "./chromium-session.js";
 import { type ChromiumLauncher, chromiumLauncher } from "./chromium-user.js";
-import { mayRaisePriority, setBrowserPriority } from "./processes.js";
+import { browserPriority, mayRaisePriority, setSessionPriority } from "./processes.js";
 import { launchSandboxed } from "./sandboxed-launch.js";
 import type { Viewport } from "./types.js";
 
@@ -57,7 +57,7 @@ export async function launchWarmBrowser(spec: WarmSpec): Promise<WarmBrowser> {
   try {
     launcher = await chromiumLauncher(spec.executablePath, spec.user);
     const ready = launcher;
-    const session = await yielding(spec.tag, () =>
+    const session = await yielding(() =>
       launchSandboxed(
         spec.executablePath,
         ready,
@@ -94,22 +94,22 @@ export async function launchWarmBrowser(spec: WarmSpec): Promise<WarmBrowser> {
 /**
  * Runs `launch` with this process's main thread (which Chromium is forked from, and every process
  * of it from Chromium) at the lowest CPU priority, so that starting a browser nobody waits for yet
- * takes only what the runs under way leave, then gives this thread and every thread of the
- * browser this process's own priority again, the one any run's browser has. Only a process that
- * may raise a priority back does so; any other launches at its own.
+ * takes only what the runs under way leave, then gives this thread its own priority again and the
+ * browser the one any run's browser has (browserPriority). Only a process that may raise a
+ * priority back launches at the lowest; any other launches at its own.
  */
-async function yielding<T>(tag: string, launch: () => Promise<T>): Promise<T> {
-  if (!mayRaisePriority()) return launch();
+async function yielding(launch: () => Promise<ChromiumSession>): Promise<ChromiumSession> {
   const own = getPriority();
-  setPriority(LAUNCH_PRIORITY);
+  const lowered = mayRaisePriority();
+  if (lowered) setPriority(LAUNCH_PRIORITY);
+  let session: ChromiumSession;
   try {
-    return await launch();
+    session = await launch();
   } finally {
-    setPriority(own);
-    // Twice: a thread started during the first pass by one not yet reached would keep 19.
-    setBrowserPriority(tag, own);
-    setBrowserPriority(tag, own);
+    if (lowered) setPriority(own);
   }
+  if (session.pid !== undefined) setSessionPriority(session.pid, browserPriority(own));
+  return session;
 }
 
 /** Whether a run launching for `spec` would launch exactly this browser. */

@@ -1,4 +1,4 @@
-import { readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isTaggedBrowser, listProcesses, type ProcessInfo } from "../processes.js";
 
 /** What the kernel says of one of the browser's processes. */
@@ -12,6 +12,8 @@ export interface ProcessStatus {
   seccomp: number;
   /** The user namespace, e.g. `user:[4026531837]`. */
   userNamespace: string;
+  /** The nice value of each of its threads (Linux keeps a CPU priority per thread). */
+  niceValues: number[];
 }
 
 /**
@@ -52,6 +54,10 @@ export function chromiumProcesses(tag: string) {
             uid: Number(field("Uid")),
             seccomp: Number(field("Seccomp")),
             userNamespace: readlinkSync(`/proc/${process.pid}/ns/user`),
+            niceValues: readdirSync(`/proc/${process.pid}/task`).map((thread) => {
+              const stat = readFileSync(`/proc/${process.pid}/task/${thread}/stat`, "utf8");
+              return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+            }),
           });
         } catch {
           // Gone while we looked.
