@@ -154,14 +154,19 @@ export class RunHosts {
    * waiting for one to load). Give it back with `unreserve` when no run was claimed after all.
    */
   reserve(): ReservedHost | undefined {
+    // The idle longest first: a process a run has left goes last in line.
     const index = this.idle.findIndex((host) => host.ready);
     return index < 0 ? undefined : (this.idle.splice(index, 1)[0] as Host);
   }
 
-  /** Returns a reserved process unused. */
+  /**
+   * Returns a reserved process unused, first in line again: the next run goes to the process idle
+   * longest, not to the one a run has just left, which is launching its next browser meanwhile
+   * (docs/decisions/0071).
+   */
   unreserve(reserved: ReservedHost): void {
     const host = reserved as Host;
-    if (this.hosts.has(host) && !this.closing) this.idle.push(host);
+    if (this.hosts.has(host) && !this.closing) this.idle.unshift(host);
   }
 
   /** Starts `job` in the reserved process; `signal` stops it, its reason a RunStop. */

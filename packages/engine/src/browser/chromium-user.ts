@@ -41,6 +41,8 @@ export function runsAsRoot(): boolean {
 export async function chromiumLauncher(
   executablePath: string,
   userName: string,
+  /** How many nice values below this process's priority the root wrapper starts Chromium at. */
+  niceness = BROWSER_NICENESS,
 ): Promise<ChromiumLauncher> {
   if (!runsAsRoot()) {
     const downloadsPath = await mkdtemp(join(tmpdir(), "skillrun-downloads-"));
@@ -58,7 +60,7 @@ export async function chromiumLauncher(
   const made = [dir];
   const script = join(dir, "chromium-as-user");
   try {
-    await writeFile(script, wrapperScript(executablePath, user), { mode: 0o700 });
+    await writeFile(script, wrapperScript(executablePath, user, niceness), { mode: 0o700 });
     await chmod(script, 0o700);
     // Private to Chromium's user (0700 from mkdtemp); root reads what it downloads.
     const downloadsPath = await mkdtemp(join(tmpdir(), "skillrun-downloads-"));
@@ -84,7 +86,11 @@ async function removeAll(dirs: string[]): Promise<void> {
  * executes Chromium, at a lower CPU priority; Chromium's own sandbox then confines each renderer
  * further.
  */
-export function wrapperScript(executablePath: string, user: ChromiumUser): string {
+export function wrapperScript(
+  executablePath: string,
+  user: ChromiumUser,
+  niceness = BROWSER_NICENESS,
+): string {
   const owner = `${user.uid}:${user.gid}`;
   return [
     "#!/bin/sh",
@@ -98,7 +104,7 @@ export function wrapperScript(executablePath: string, user: ChromiumUser): strin
     "fi",
     // Below this process's priority (processes.ts, BROWSER_NICENESS) even where it may not
     // lower another user's processes afterwards (no CAP_SYS_NICE, as in Docker by default).
-    `exec nice -n ${BROWSER_NICENESS} setpriv --reuid=${user.uid} --regid=${user.gid} --clear-groups \\`,
+    `exec nice -n ${niceness} setpriv --reuid=${user.uid} --regid=${user.gid} --clear-groups \\`,
     "  --inh-caps=-all --ambient-caps=-all --bounding-set=-all --no-new-privs \\",
     `  -- ${shellQuoted(executablePath)} "$@"`,
     "",

@@ -1,9 +1,14 @@
-import { getPriority, setPriority } from "node:os";
+import { getPriority } from "node:os";
 import { type GuardedProxy, startGuardedProxy } from "../network/browser-proxy.js";
 import type { NetworkGuard } from "../network/guard.js";
 import { type ChromiumSession, closeChromium } from "./chromium-session.js";
 import { type ChromiumLauncher, chromiumLauncher } from "./chromium-user.js";
-import { browserPriority, mayRaisePriority, setSessionPriority } from "./processes.js";
+import {
+  BROWSER_NICENESS,
+  browserPriority,
+  mayRaisePriority,
+  setSessionPriority,
+} from "./processes.js";
 import { launchSandboxed } from "./sandboxed-launch.js";
 import type { Viewport } from "./types.js";
 
@@ -35,8 +40,8 @@ export interface WarmBrowser {
   discard(): Promise<void>;
 }
 
-/** The lowest CPU priority (nice value): what the runs under way leave. */
-const LAUNCH_PRIORITY = 19;
+/** Nice values added for the launch: 19 at most, the lowest priority. */
+const LAUNCH_NICENESS = 19;
 
 /** The guard before any run: every connection fails, as though nothing resolved. */
 const NO_RUN_YET: NetworkGuard = {
@@ -55,18 +60,25 @@ export async function launchWarmBrowser(spec: WarmSpec): Promise<WarmBrowser> {
   const warnings: string[] = [];
   let launcher: ChromiumLauncher | undefined;
   try {
-    launcher = await chromiumLauncher(spec.executablePath, spec.user);
-    const ready = launcher;
-    const session = await yielding(() =>
-      launchSandboxed(
-        spec.executablePath,
-        ready,
-        spec.viewport,
-        spec.tag,
-        (message) => warnings.push(message),
-        proxy.chromiumArgs,
-      ),
+    // At the lowest priority, so that starting a browser nobody waits for yet takes only what the
+    // runs under way leave; then at a run's browser's. Only where the priority can be raised back
+    // (CAP_SYS_NICE), and through the root wrapper rather than this process's thread, which may
+    // meanwhile be running the next run. Elsewhere it launches as a run's would.
+    const lowest = mayRaisePriority();
+    launcher = await chromiumLauncher(
+      spec.executablePath,
+      spec.user,
+      lowest ? LAUNCH_NICENESS : BROWSER_NICENESS,
     );
+    const session = await launchSandboxed(
+      spec.executablePath,
+      launcher,
+      spec.viewport,
+      spec.tag,
+      (message) => warnings.push(message),
+      proxy.chromiumArgs,
+    );
+    if (session.pid !== undefined) setSessionPriority(session.pid, browserPriority(getPriority()));
     const ownLauncher = launcher;
     return {
       spec,
@@ -89,27 +101,6 @@ export async function launchWarmBrowser(spec: WarmSpec): Promise<WarmBrowser> {
     await proxy.close();
     throw error;
   }
-}
-
-/**
- * Runs `launch` with this process's main thread (which Chromium is forked from, and every process
- * of it from Chromium) at the lowest CPU priority, so that starting a browser nobody waits for yet
- * takes only what the runs under way leave, then gives this thread its own priority again and the
- * browser the one any run's browser has (browserPriority). Only a process that may raise a
- * priority back launches at the lowest; any other launches at its own.
- */
-async function yielding(launch: () => Promise<ChromiumSession>): Promise<ChromiumSession> {
-  const own = getPriority();
-  const lowered = mayRaisePriority();
-  if (lowered) setPriority(LAUNCH_PRIORITY);
-  let session: ChromiumSession;
-  try {
-    session = await launch();
-  } finally {
-    if (lowered) setPriority(own);
-  }
-  if (session.pid !== undefined) setSessionPriority(session.pid, browserPriority(own));
-  return session;
 }
 
 /** Whether a run launching for `spec` would launch exactly this browser. */
