@@ -6,7 +6,6 @@ import { type ChromiumLauncher, chromiumLauncher } from "./chromium-user.js";
 import {
   BROWSER_NICENESS,
   browserPriority,
-  browserProcesses,
   mayRaisePriority,
   setSessionPriority,
 } from "./processes.js";
@@ -101,18 +100,6 @@ export async function launchWarmBrowser(spec: WarmSpec): Promise<WarmBrowser> {
     await launcher?.dispose();
     await proxy.close();
     throw error;
-  }
-}
-
-/**
- * Gives a browser still launching at the lowest priority (launchWarmBrowser) a run's browser's,
- * every process of it so far (those it forks later take theirs from them): a run waits for it
- * now, and at 19 its launch would take only what the other runs' browsers leave.
- */
-export function hurryWarmBrowser(tag: string): void {
-  const priority = browserPriority(getPriority());
-  for (const sid of new Set(browserProcesses(tag).map((process) => process.sid))) {
-    setSessionPriority(sid, priority);
   }
 }
 

@@ -3,11 +3,7 @@ import type { BrowserAccess } from "../../browser/browser-access.js";
 import { findChromium } from "../../browser/find-chromium.js";
 import { profileStateOf } from "../../browser/profile-state.js";
 import { createRunBrowser, DEFAULT_VIEWPORT } from "../../browser/run-browser.js";
-import {
-  hurryWarmBrowser,
-  launchWarmBrowser,
-  type WarmBrowser,
-} from "../../browser/warm-browser.js";
+import { launchWarmBrowser, type WarmBrowser } from "../../browser/warm-browser.js";
 import type { ProfileSave } from "../../definition/profile.js";
 import { messageOf } from "../../error-message.js";
 import { createRunFiles } from "../../files/run-files.js";
@@ -52,15 +48,7 @@ let resumeWith: ((answer: unknown) => void) | undefined;
 // The run's live view: its frames go to the server while somebody watches.
 let live: LiveFrames | undefined;
 // The browser launched for the next run once a run's own closed (docs/decisions/0070).
-let warm: WarmLaunch | undefined;
-
-interface WarmLaunch {
-  browser: Promise<WarmBrowser | undefined>;
-  /** What its processes are tagged with. */
-  tag: string;
-  /** Whether its launch is over (else a run that takes it hurries it: hurryWarmBrowser). */
-  launched: boolean;
-}
+let warm: Promise<WarmBrowser | undefined> | undefined;
 
 port.on("message", (message: ToRunHost) => {
   switch (message.type) {
@@ -143,9 +131,7 @@ async function execute(job: RunJob): Promise<void> {
     takeWarm: () => {
       const taken = warm;
       warm = undefined;
-      if (taken === undefined) return Promise.resolve(undefined);
-      if (!taken.launched) hurryWarmBrowser(taken.tag);
-      return taken.browser;
+      return taken ?? Promise.resolve(undefined);
     },
     onProblem: (message) => post({ type: "problem", message: masker.maskText(message) }),
     onLaunched: (ms) => post({ type: "browser_launched", ms }),
@@ -235,19 +221,13 @@ async function execute(job: RunJob): Promise<void> {
 function warmUp(job: RunJob): void {
   const tag = job.browser.warmTag;
   if (tag === undefined || warm !== undefined) return;
-  const launching: WarmLaunch = { tag, launched: false, browser: Promise.resolve(undefined) };
-  launching.browser = (async () =>
+  warm = (async () =>
     launchWarmBrowser({
       executablePath: findChromium(job.browser.chromium),
       user: job.browser.user,
       viewport: DEFAULT_VIEWPORT,
       tag,
-    }))()
-    .catch(() => undefined)
-    .finally(() => {
-      launching.launched = true;
-    });
-  warm = launching;
+    }))().catch(() => undefined);
 }
 
 /**
