@@ -16,7 +16,6 @@ export {
   killBrowserProcesses,
   listProcesses,
   type ProcessInfo,
-  setAutogroupPriority,
 } from "./browser/processes.js";
 export {
   type ProfileFolder,

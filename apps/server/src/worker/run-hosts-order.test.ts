@@ -1,21 +1,15 @@
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  DEFAULT_ENGINE_LIMITS,
-  listProcesses,
-  parseSkillDefinition,
-  type RunJob,
-} from "@skillrun/engine";
+import { DEFAULT_ENGINE_LIMITS, parseSkillDefinition, type RunJob } from "@skillrun/engine";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostedRunHandlers } from "../../test/support/hosted-run-handlers.js";
 import { RunHosts } from "./run-hosts.js";
 
 /**
- * The run processes' priority, and which of them a run goes to: the one idle longest, never the
- * one a run has just left (it is launching its next run's browser meanwhile, docs/decisions/0071).
+ * Which run process a run goes to: the one idle longest, never the one a run has just left (it
+ * is launching its next run's browser meanwhile, docs/decisions/0071).
  */
 
 let work: string;
@@ -48,22 +42,6 @@ steps:
   - wait: 10ms`,
   "s.yaml",
 );
-
-describe("RunHosts' processes", () => {
-  it("run below the server's priority, their sessions' autogroups too", () => {
-    const runProcesses = listProcesses().filter(
-      (entry) => entry.ppid === process.pid && entry.cmdline.includes("run-host"),
-    );
-    expect(runProcesses).toHaveLength(2);
-    for (const { pid } of runProcesses) {
-      expect(niceOf(`/proc/${pid}/stat`)).toBe(10);
-      // Where the kernel shares the CPU between sessions first (each run process has its own).
-      if (autogroupsOn()) {
-        expect(readFileSync(`/proc/${pid}/autogroup`, "utf8")).toMatch(/ nice 10\n$/);
-      }
-    }
-  });
-});
 
 describe("RunHosts' order", () => {
   it("gives a process reserved and given back unused to the next reservation again", () => {
@@ -108,18 +86,3 @@ describe("RunHosts' order", () => {
     }
   });
 });
-
-/** The nice value in a process's stat file (its 19th field). */
-function niceOf(statPath: string): number {
-  const stat = readFileSync(statPath, "utf8");
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-}
-
-/** Whether the kernel groups each session's processes for the CPU (sched_autogroup_enabled). */
-function autogroupsOn(): boolean {
-  try {
-    return readFileSync("/proc/sys/kernel/sched_autogroup_enabled", "utf8").trim() === "1";
-  } catch {
-    return false;
-  }
-}

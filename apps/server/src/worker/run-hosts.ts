@@ -16,7 +16,6 @@ import {
   type RunJob,
   type StepRef,
   type StopKind,
-  setAutogroupPriority,
   type ToRunHost,
 } from "@skillrun/engine";
 import type { Logger } from "pino";
@@ -372,9 +371,6 @@ export class RunHosts {
     const onReady = (message: FromRunHost) => {
       if (message.type !== "ready") return;
       child.off("message", onReady);
-      // Its session's autogroup too, now that it has one of its own (it starts detached), where
-      // the kernel shares the CPU between sessions first (setAutogroupPriority).
-      if (child.pid !== undefined) setAutogroupPriority(child.pid, RUN_PRIORITY);
       host.ready = true;
       for (const check of [...this.readyWaiters]) check();
       if (this.idle.includes(host)) this.options.onAvailable?.();

@@ -103,10 +103,7 @@ export function wrapperScript(
     '  export HOME="$profile" XDG_CONFIG_HOME="$profile/.config" XDG_CACHE_HOME="$profile/.cache"',
     "fi",
     // Below this process's priority (processes.ts, BROWSER_NICENESS) even where it may not
-    // lower another user's processes afterwards (no CAP_SYS_NICE, as in Docker by default): its
-    // threads, and the autogroup of the session Playwright started it in (setAutogroupPriority).
-    `n=$(($(nice) + ${niceness})); [ "$n" -gt 19 ] && n=19`,
-    '{ echo "$n" >/proc/self/autogroup; } 2>/dev/null',
+    // lower another user's processes afterwards (no CAP_SYS_NICE, as in Docker by default).
     `exec nice -n ${niceness} setpriv --reuid=${user.uid} --regid=${user.gid} --clear-groups \\`,
     "  --inh-caps=-all --ambient-caps=-all --bounding-set=-all --no-new-privs \\",
     `  -- ${shellQuoted(executablePath)} "$@"`,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 
 /** The kernel's flag of a process that has begun to exit (PF_EXITING, include/linux/sched.h). */
@@ -118,11 +118,9 @@ export function browserPriority(own: number): number {
  * the CPU priority (nice value) `priority`: Linux keeps one per thread, and each thread starts
  * with its creator's. Twice, as a thread started during the first pass by one not yet reached
  * would keep the old one. Where it is not allowed (another user's processes without
- * CAP_SYS_NICE) nothing changes: the launcher has lowered it already (chromium-user.ts). The
- * session's autogroup gets it too (setAutogroupPriority).
+ * CAP_SYS_NICE) nothing changes: the launcher has lowered it already (chromium-user.ts).
  */
 export function setSessionPriority(sid: number, priority: number): void {
-  setAutogroupPriority(sid, priority);
   for (let pass = 0; pass < 2; pass++) {
     for (const p of listProcesses()) {
       if (p.sid !== sid) continue;
@@ -140,22 +138,6 @@ export function setSessionPriority(sid: number, priority: number): void {
         }
       }
     }
-  }
-}
-
-/**
- * Gives the autogroup of process `pid`'s session the CPU priority `priority`. Where the kernel
- * groups each session's processes (`kernel.sched_autogroup_enabled`, on by default in Debian's
- * kernels), the CPU is shared between groups first, and the nice values of threads weigh only
- * within their group: a browser (Chromium leads a session of its own) or a run process (started
- * detached) at nice 15 would still get as much as the server. A positive value needs no
- * privilege; nothing happens without autogroups.
- */
-export function setAutogroupPriority(pid: number, priority: number): void {
-  try {
-    writeFileSync(`/proc/${pid}/autogroup`, String(priority));
-  } catch {
-    // No autogroups here, the process gone, or not ours.
   }
 }
 

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -195,13 +194,6 @@ describe("a run's browser", () => {
       expect(statuses.length).toBeGreaterThan(2);
       const below = Math.min(getPriority() + 5, 19);
       expect(new Set(statuses.flatMap((status) => status.niceValues))).toEqual(new Set([below]));
-      // And its session's autogroup, where the kernel shares the CPU between sessions first.
-      if (autogroupsOn()) {
-        const [browser] = test.processes.browsers();
-        expect(readFileSync(`/proc/${browser}/autogroup`, "utf8")).toMatch(
-          new RegExp(` nice ${below}\n$`),
-        );
-      }
     } finally {
       await test.dispose();
     }
@@ -242,12 +234,3 @@ describe("a run's browser", () => {
     }
   }, 30_000);
 });
-
-/** Whether the kernel groups each session's processes for the CPU (sched_autogroup_enabled). */
-function autogroupsOn(): boolean {
-  try {
-    return readFileSync("/proc/sys/kernel/sched_autogroup_enabled", "utf8").trim() === "1";
-  } catch {
-    return false;
-  }
-}
