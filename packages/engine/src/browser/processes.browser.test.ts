@@ -2,8 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isTaggedBrowser, killBrowserProcesses, listProcesses } from "./processes.js";
 import { type FixtureSite, startFixtureSite } from "./test-support/fixture-site.js";
-import { runSkill } from "./test-support/run-skill.js";
-import { testBrowser } from "./test-support/test-browser.js";
+import { testBrowserOnAPage } from "./test-support/test-browser.js";
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -13,13 +12,8 @@ afterAll(() => site.close());
 
 describe("killBrowserProcesses", () => {
   it("kills every process of a browser whose owner can no longer close it, renderers included", async () => {
-    const test = await testBrowser({ video: false });
+    const test = await testBrowserOnAPage(site.base);
     try {
-      const result = await runSkill('- goto: "{{ inputs.base }}/static"\n', {
-        base: site.base,
-        browser: test.browser.access,
-      });
-      expect(result.outcome).toBe("finished");
       // The browser, its zygotes and at least one renderer.
       expect(test.processes.count()).toBeGreaterThan(2);
       expect(killBrowserProcesses(test.tag)).toBeGreaterThan(2);
@@ -30,13 +24,8 @@ describe("killBrowserProcesses", () => {
   }, 30_000);
 
   it("counts a killed browser's processes out at once, not once the kernel has freed them", async () => {
-    const test = await testBrowser({ video: false });
+    const test = await testBrowserOnAPage(site.base);
     try {
-      const result = await runSkill('- goto: "{{ inputs.base }}/static"\n', {
-        base: site.base,
-        browser: test.browser.access,
-      });
-      expect(result.outcome).toBe("finished");
       const sids = new Set(
         listProcesses()
           .filter((p) => isTaggedBrowser(p, test.tag))

@@ -7,7 +7,7 @@ import { probeVideo } from "./test-support/ffprobe.js";
 import { type FixtureSite, startFixtureSite } from "./test-support/fixture-site.js";
 import { runSkill } from "./test-support/run-skill.js";
 import { scriptFile } from "./test-support/script-file.js";
-import { type TestBrowser, testBrowser } from "./test-support/test-browser.js";
+import { type TestBrowser, testBrowser, testBrowserOnAPage } from "./test-support/test-browser.js";
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -182,13 +182,8 @@ describe("a run's browser", () => {
   }
 
   it("runs every thread of every process below the priority of the thread that started it", async () => {
-    const test = await testBrowser({ video: false });
+    const test = await testBrowserOnAPage(site.base);
     try {
-      const result = await runSkill('- goto: "{{ inputs.base }}/static"\n', {
-        base: site.base,
-        browser: test.browser.access,
-      });
-      expect(result.outcome).toBe("finished");
       const statuses = test.processes.statuses();
       // The browser, its zygotes and at least one renderer, each with its threads.
       expect(statuses.length).toBeGreaterThan(2);

@@ -7,6 +7,7 @@ import { findChromium } from "../find-chromium.js";
 import { createRunBrowser } from "../run-browser.js";
 import type { RunBrowser, RunBrowserOptions, VideoOptions } from "../types.js";
 import { chromiumProcesses } from "./chromium-processes.js";
+import { runSkill } from "./run-skill.js";
 
 let made = 0;
 
@@ -60,4 +61,21 @@ export async function testBrowser(options: TestBrowserOptions = {}): Promise<Tes
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A test browser without a video whose page shows the fixture site's static page (at `base`):
+ * Chromium up, its zygotes and a renderer with it.
+ */
+export async function testBrowserOnAPage(base: string): Promise<TestBrowser> {
+  const test = await testBrowser({ video: false });
+  const result = await runSkill('- goto: "{{ inputs.base }}/static"\n', {
+    base,
+    browser: test.browser.access,
+  });
+  if (result.outcome !== "finished") {
+    await test.dispose();
+    throw new Error(`the static page did not open: ${JSON.stringify(result)}`);
+  }
+  return test;
 }
