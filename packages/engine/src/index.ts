@@ -16,6 +16,7 @@ export {
   killBrowserProcesses,
   listProcesses,
   type ProcessInfo,
+  statFields,
 } from "./browser/processes.js";
 export {
   type ProfileFolder,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import {
   type NetworkPolicy,
   parseSkillDefinition,
   type RunJob,
+  statFields,
 } from "@skillrun/engine";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -103,10 +104,9 @@ function warmNiceValues(): Set<number> {
   return values;
 }
 
-/** The nice value in a process's or thread's stat file (its 19th field). */
+/** The nice value in a process's or thread's stat file. */
 function niceOf(statPath: string): number {
-  const stat = readFileSync(statPath, "utf8");
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  return Number(statFields(statPath)[16]);
 }
 
 /** Signals a process that may have ended since it was listed. */

@@ -18,9 +18,8 @@ export interface ProcessInfo {
 
 /**
  * The live processes of this machine: those that can still run code of their own. Left out are
- * zombies and processes that have been killed or are exiting, whose memory the kernel may take
- * tens of milliseconds more to free (a killed Chromium's renderers, 100-600 ms on a busy 2-core
- * machine: docs/decisions/0071). Linux only: elsewhere none.
+ * zombies and processes that have been killed or are exiting, whose memory the kernel may still
+ * be freeing (docs/decisions/0071). Linux only: elsewhere none.
  */
 export function listProcesses(): ProcessInfo[] {
   let pids: string[];
@@ -32,9 +31,7 @@ export function listProcesses(): ProcessInfo[] {
   const found: ProcessInfo[] = [];
   for (const pid of pids) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // The fields after the command name, which is in parentheses and may hold spaces.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const fields = statFields(`/proc/${pid}/stat`);
       if (!canRun(fields)) continue;
       found.push({
         pid: Number(pid),
@@ -47,6 +44,16 @@ export function listProcesses(): ProcessInfo[] {
     }
   }
   return found;
+}
+
+/**
+ * The fields of a process's or thread's stat file (`/proc/<pid>/stat`, `/proc/<pid>/task/<tid>/
+ * stat`) after its command name, which is in parentheses and may hold spaces: the state is [0],
+ * the session [3], the nice value [16]. Throws when it is gone.
+ */
+export function statFields(path: string): string[] {
+  const stat = readFileSync(path, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
 /**

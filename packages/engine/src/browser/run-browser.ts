@@ -1,4 +1,3 @@
-import { getPriority } from "node:os";
 import { type GuardedProxy, startGuardedProxy } from "../network/browser-proxy.js";
 import { createNetworkGuard } from "../network/guard.js";
 import type { DialogHandler } from "./browser-access.js";
@@ -14,7 +13,7 @@ import { answerDialogs } from "./dialogs.js";
 import { firstLine } from "./error-text.js";
 import { launchFailure } from "./launch-failure.js";
 import { type BrowserMemoryExceeded, type MemoryWatchdog, watchMemory } from "./memory-watchdog.js";
-import { browserPriority, listProcesses, setSessionPriority } from "./processes.js";
+import { listProcesses } from "./processes.js";
 import {
   ProfileFolderRefused,
   type UsedProfileFolder,
@@ -147,8 +146,6 @@ export function createRunBrowser(options: RunBrowserOptions): RunBrowser {
       await proxy.close();
       throw error instanceof ProfileFolderRefused ? error : launchFailure(error, path);
     }
-    // Below the run process's priority, as every run's browser (docs/decisions/0071).
-    if (session.pid !== undefined) setSessionPriority(session.pid, browserPriority(getPriority()));
     const releaseProfile = async () => {
       await profile?.release().catch((failure: unknown) => problem(firstLine(failure)));
     };

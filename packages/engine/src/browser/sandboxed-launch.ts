@@ -1,8 +1,9 @@
-import { userInfo } from "node:os";
+import { getPriority, userInfo } from "node:os";
 import { messageOf } from "../error-message.js";
 import { type ChromiumSession, type LaunchStart, launchChromium } from "./chromium-session.js";
 import type { ChromiumLauncher } from "./chromium-user.js";
 import { launchFailure } from "./launch-failure.js";
+import { browserPriority, setSessionPriority } from "./processes.js";
 import type { Viewport } from "./types.js";
 
 /**
@@ -32,7 +33,7 @@ export async function launchSandboxed(
   let failure = sandboxFailures.get(key);
   if (failure === undefined) {
     try {
-      return await launchChromium(launcher, viewport, tag, true, extraArgs, start);
+      return lowered(await launchChromium(launcher, viewport, tag, true, extraArgs, start));
     } catch (error) {
       // Chromium names its sandbox when that is what stopped it ("No usable sandbox!", …); any
       // other failure is the launch's own and is not worth a second try.
@@ -46,5 +47,15 @@ export async function launchSandboxed(
     `Chromium runs WITHOUT its sandbox, so a page exploiting a flaw in Chromium gets every right ` +
       `of user ${user} (see "Chromium" in docs/security.md); with the sandbox: ${failure}`,
   );
+  return lowered(session);
+}
+
+/**
+ * Gives every thread of the launched browser a run's browser's priority, below this process's
+ * (docs/decisions/0071): a browser launched ahead started lower still, and any other Chromium not
+ * behind the root wrapper (which lowers it as it starts it) started at this process's own.
+ */
+function lowered(session: ChromiumSession): ChromiumSession {
+  if (session.pid !== undefined) setSessionPriority(session.pid, browserPriority(getPriority()));
   return session;
 }

@@ -1,14 +1,8 @@
-import { getPriority } from "node:os";
 import { type GuardedProxy, startGuardedProxy } from "../network/browser-proxy.js";
 import type { NetworkGuard } from "../network/guard.js";
 import { type ChromiumSession, closeChromium } from "./chromium-session.js";
 import { type ChromiumLauncher, chromiumLauncher } from "./chromium-user.js";
-import {
-  BROWSER_NICENESS,
-  browserPriority,
-  mayRaisePriority,
-  setSessionPriority,
-} from "./processes.js";
+import { BROWSER_NICENESS, mayRaisePriority } from "./processes.js";
 import { launchSandboxed } from "./sandboxed-launch.js";
 import type { Viewport } from "./types.js";
 
@@ -61,7 +55,7 @@ export async function launchWarmBrowser(spec: WarmSpec): Promise<WarmBrowser> {
   let launcher: ChromiumLauncher | undefined;
   try {
     // At the lowest priority, so that starting a browser nobody waits for yet takes only what the
-    // runs under way leave; then at a run's browser's. Only where the priority can be raised back
+    // runs under way leave; then at a run's browser's (launchSandboxed). Only where the priority can be raised back
     // (CAP_SYS_NICE), and through the root wrapper rather than this process's thread, which may
     // meanwhile be running the next run. Elsewhere it launches as a run's would.
     const lowest = mayRaisePriority();
@@ -78,7 +72,6 @@ export async function launchWarmBrowser(spec: WarmSpec): Promise<WarmBrowser> {
       (message) => warnings.push(message),
       proxy.chromiumArgs,
     );
-    if (session.pid !== undefined) setSessionPriority(session.pid, browserPriority(getPriority()));
     const ownLauncher = launcher;
     return {
       spec,

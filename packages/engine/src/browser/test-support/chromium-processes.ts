@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { isTaggedBrowser, listProcesses, type ProcessInfo } from "../processes.js";
+import { isTaggedBrowser, listProcesses, type ProcessInfo, statFields } from "../processes.js";
 
 /** What the kernel says of one of the browser's processes. */
 export interface ProcessStatus {
@@ -54,10 +54,9 @@ export function chromiumProcesses(tag: string) {
             uid: Number(field("Uid")),
             seccomp: Number(field("Seccomp")),
             userNamespace: readlinkSync(`/proc/${process.pid}/ns/user`),
-            niceValues: readdirSync(`/proc/${process.pid}/task`).map((thread) => {
-              const stat = readFileSync(`/proc/${process.pid}/task/${thread}/stat`, "utf8");
-              return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-            }),
+            niceValues: readdirSync(`/proc/${process.pid}/task`).map((thread) =>
+              Number(statFields(`/proc/${process.pid}/task/${thread}/stat`)[16]),
+            ),
           });
         } catch {
           // Gone while we looked.
