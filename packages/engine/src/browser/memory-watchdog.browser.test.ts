@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserMemoryExceeded } from "./memory-watchdog.js";
-import { sessionMemory } from "./session-memory.js";
+import { statFields } from "./processes.js";
+import { sessionMemory, sessionMeter } from "./session-memory.js";
 import { type FixtureSite, startFixtureSite } from "./test-support/fixture-site.js";
 import { runSkill } from "./test-support/run-skill.js";
-import { testBrowser } from "./test-support/test-browser.js";
+import { testBrowser, testBrowserOnAPage } from "./test-support/test-browser.js";
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -44,6 +45,28 @@ describe("the browser's memory watchdog", () => {
     } finally {
       measuring = false;
       await sampler;
+      await test.dispose();
+    }
+  }, 60_000);
+
+  it("between two readings of a process's PSS, adds what its anonymous memory changed by", async () => {
+    const test = await testBrowserOnAPage(site.base);
+    try {
+      const [browser] = test.processes.browsers();
+      const meter = sessionMeter(Number(statFields(`/proc/${browser}/stat`)[3]));
+      const first = await meter.measure();
+      expect(first.estimated).toBe(false);
+      // 8 MB more in the renderer: less than makes the meter read its PSS again.
+      const page = await test.browser.access.page();
+      await page.evaluate(() => {
+        Object.assign(globalThis, { held: new Uint8Array(8 * 1024 * 1024).fill(1) });
+      });
+      const after = await meter.measure();
+      const exact = await meter.measure({ exact: true });
+      expect(after.estimated).toBe(true);
+      expect(after.bytes).toBeGreaterThan(first.bytes + 6 * MB);
+      expect(Math.abs(after.bytes - exact.bytes)).toBeLessThan(4 * MB);
+    } finally {
       await test.dispose();
     }
   }, 60_000);

@@ -1,6 +1,6 @@
 import { watchOverLimit } from "../run/watch-over-limit.js";
 import { firstLine } from "./error-text.js";
-import { sessionMemory } from "./session-memory.js";
+import { sessionMeter } from "./session-memory.js";
 
 /** How often the browser's memory is measured: a page allocating fast gains ~1 GB in this time. */
 export const MEMORY_CHECK_MS = 500;
@@ -40,8 +40,15 @@ export function watchMemory(
   onExceeded: (error: BrowserMemoryExceeded) => void,
   problem: (message: string) => void,
 ): MemoryWatchdog {
+  const meter = sessionMeter(leader);
   return watchOverLimit(
-    () => sessionMemory(leader),
+    async () => {
+      const measured = await meter.measure();
+      // A verdict rests on every process's PSS read at that moment, never on an estimate.
+      return measured.bytes > limitBytes && measured.estimated
+        ? meter.measure({ exact: true })
+        : measured;
+    },
     { everyMs: MEMORY_CHECK_MS, limitBytes },
     ({ pids, bytes }) => {
       onExceeded(new BrowserMemoryExceeded(bytes, limitBytes));
