@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { setPriority } from "node:os";
 
 /** The kernel's flag of a process that has begun to exit (PF_EXITING, include/linux/sched.h). */
@@ -145,6 +145,22 @@ export function setSessionPriority(sid: number, priority: number): void {
         }
       }
     }
+  }
+}
+
+/**
+ * Gives the autogroup of the session process `pid` leads the CPU priority `priority` (a nice
+ * value). Where the kernel groups each session's processes (`kernel.sched_autogroup_enabled`, on
+ * in Debian's kernels), the CPU is shared between groups first, and a thread's nice value weighs
+ * only within its group: a browser, leading a session of its own, would otherwise get as much as
+ * the server or a run process. A value of 0 or more needs no privilege; without autogroups there
+ * is no such file, and nothing happens.
+ */
+export function setAutogroupPriority(pid: number, priority: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(priority));
+  } catch {
+    // No autogroups here, the process gone, or not ours.
   }
 }
 

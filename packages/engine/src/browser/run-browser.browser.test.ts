@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -189,6 +190,23 @@ describe("a run's browser", () => {
       expect(statuses.length).toBeGreaterThan(2);
       const below = Math.min(getPriority() + 5, 19);
       expect(new Set(statuses.flatMap((status) => status.niceValues))).toEqual(new Set([below]));
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
+
+  it("puts its browser's session in an autogroup below every other session's", async () => {
+    const test = await testBrowserOnAPage(site.base);
+    try {
+      const [browser] = test.processes.browsers();
+      // A kernel built without autogroups has neither file; with them (Debian's), the browser's
+      // session is weighed for the CPU as a whole, against the server's and its run process's.
+      if (!existsSync("/proc/sys/kernel/sched_autogroup_enabled")) {
+        expect(existsSync(`/proc/${browser}/autogroup`)).toBe(false);
+        return;
+      }
+      expect(readFileSync(`/proc/${browser}/autogroup`, "utf8")).toMatch(/ nice 5\n$/);
+      expect(readFileSync("/proc/self/autogroup", "utf8")).toMatch(/ nice 0\n$/);
     } finally {
       await test.dispose();
     }

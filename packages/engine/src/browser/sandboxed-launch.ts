@@ -3,7 +3,12 @@ import { messageOf } from "../error-message.js";
 import { type ChromiumSession, type LaunchStart, launchChromium } from "./chromium-session.js";
 import type { ChromiumLauncher } from "./chromium-user.js";
 import { launchFailure } from "./launch-failure.js";
-import { browserPriority, setSessionPriority } from "./processes.js";
+import {
+  BROWSER_NICENESS,
+  browserPriority,
+  setAutogroupPriority,
+  setSessionPriority,
+} from "./processes.js";
 import type { Viewport } from "./types.js";
 
 /**
@@ -56,6 +61,10 @@ export async function launchSandboxed(
  * behind the root wrapper (which lowers it as it starts it) started at this process's own.
  */
 function lowered(session: ChromiumSession): ChromiumSession {
-  if (session.pid !== undefined) setSessionPriority(session.pid, browserPriority(getPriority()));
+  if (session.pid === undefined) return session;
+  setSessionPriority(session.pid, browserPriority(getPriority()));
+  // Where sessions are grouped for the CPU, below the group of every other session (the server's,
+  // the run processes' with their ffmpeg), whose own nice value is 0.
+  setAutogroupPriority(session.pid, BROWSER_NICENESS);
   return session;
 }
