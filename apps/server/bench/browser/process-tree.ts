@@ -9,9 +9,8 @@ export type ProcessKind = "root" | "run process" | "chromium" | "ffmpeg" | "othe
 const TICKS_PER_SECOND = 100;
 const SAMPLE_MS = 200;
 /**
- * Memory every fifth sample: the kernel makes a process's PSS by walking its page tables, about
- * 3 ms of CPU for each of Chromium's processes, and read every 200 ms over the 50–80 processes of
- * four browser runs it took the machine half a core from the runs it measures.
+ * Memory every fifth sample: the kernel makes a process's PSS by walking its page tables, and read
+ * every sample it took CPU from the runs measured (docs/decisions/0072).
  */
 const PSS_EVERY_SAMPLES = 5;
 
@@ -89,10 +88,10 @@ export function watchTree(root: number): { stop(): Promise<TreeFigures> } {
   let peakChildrenPssMb = 0;
   let peakRootPssMb = 0;
   let watching = true;
-  let firstRound = true;
   let round = 0;
   const sampling = (async () => {
     while (watching) {
+      const firstRound = round === 0;
       const withMemory = round % PSS_EVERY_SAMPLES === 0;
       round += 1;
       const stats = (
@@ -131,7 +130,6 @@ export function watchTree(root: number): { stop(): Promise<TreeFigures> } {
         else childrenPss += pss;
       }
       if (withMemory) peakChildrenPssMb = Math.max(peakChildrenPssMb, childrenPss);
-      firstRound = false;
       await sleep(SAMPLE_MS);
     }
   })();

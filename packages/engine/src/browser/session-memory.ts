@@ -36,8 +36,7 @@ export interface SessionMeter {
  * processes, sandboxed ones in their own PID namespaces included) stays in that session, even once
  * orphaned; a sandboxed renderer cannot leave it (setsid is outside its seccomp policy).
  *
- * The kernel makes PSS by walking a process's page tables: for Chromium's ten processes that took
- * 28 ms of CPU, twice a second per browser, more than a quarter of a core four browsers at a time.
+ * The kernel makes PSS by walking a process's page tables, which is costly at every measurement.
  * What a page can grow is anonymous memory (its heap, buffers, shared memory with the GPU
  * process), which /proc/<pid>/status counts at once; between two PSS readings its changes are
  * added to the last one (docs/decisions/0072).

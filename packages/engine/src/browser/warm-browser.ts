@@ -55,9 +55,9 @@ export async function launchWarmBrowser(spec: WarmSpec): Promise<WarmBrowser> {
   let launcher: ChromiumLauncher | undefined;
   try {
     // At the lowest priority, so that starting a browser nobody waits for yet takes only what the
-    // runs under way leave; then at a run's browser's (launchSandboxed). Only where the priority can be raised back
-    // (CAP_SYS_NICE), and through the root wrapper rather than this process's thread, which may
-    // meanwhile be running the next run. Elsewhere it launches as a run's would.
+    // runs under way leave; then at a run's browser's (launchSandboxed). Only where the priority
+    // can be raised back (CAP_SYS_NICE), and through the root wrapper rather than this process's
+    // thread, which may meanwhile be running the next run. Elsewhere it launches as a run's would.
     const lowest = mayRaisePriority();
     launcher = await chromiumLauncher(
       spec.executablePath,
