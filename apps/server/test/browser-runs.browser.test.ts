@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { listProcesses } from "@skillrun/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
@@ -148,17 +149,13 @@ async function untilNap(client: RunClient, runId: string): Promise<void> {
   }
 }
 
-/** Chromium processes this machine runs for the given run (each is tagged with the run id). */
+/**
+ * Chromium processes of the given run (each is tagged with the run id) that can still run code:
+ * one killed or exiting is gone for the run, though the kernel may still be freeing its memory
+ * (docs/decisions/0071).
+ */
 function chromiumProcessesOf(runId: string): number {
-  let count = 0;
-  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(runId)) count += 1;
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return count;
+  return listProcesses().filter((entry) => entry.cmdline.includes(runId)).length;
 }
 
 describe("the browser example skill against the server's demo shop", () => {

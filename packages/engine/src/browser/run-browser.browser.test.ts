@@ -206,7 +206,9 @@ describe("a run's browser", () => {
         return;
       }
       expect(readFileSync(`/proc/${browser}/autogroup`, "utf8")).toMatch(/ nice 5\n$/);
-      expect(readFileSync("/proc/self/autogroup", "utf8")).toMatch(/ nice 0\n$/);
+      // This process's session has an autogroup of nice 0, or is in the root one (a session no
+      // setsid made since boot, as under some CI runners), which reads empty and weighs as nice 0.
+      expect(readFileSync("/proc/self/autogroup", "utf8")).toMatch(/^$| nice 0\n$/);
     } finally {
       await test.dispose();
     }
