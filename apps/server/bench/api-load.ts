@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Flavour } from "../src/db/database-url.js";
+import { createTestDatabase } from "../src/test-support/test-database.js";
 import { benchDatabase } from "./support/bench-database.js";
 import { type LoadResult, load } from "./support/load.js";
-import { rssMb, startNode, startProcess } from "./support/processes.js";
+import { type BenchProcess, rssMb, startNode, startProcess } from "./support/processes.js";
 import { api, startServe } from "./support/skillrun.js";
 import { ONE_SET_SKILL } from "./support/skills.js";
 
@@ -24,7 +25,7 @@ export interface ApiLoadFigures {
   get: LoadResult;
   list: LoadResult;
   post: LoadResult;
-  /** The origin's stack (FastAPI, uvicorn, SQLite) serving the same GET and POST. */
+  /** The origin's stack (FastAPI, uvicorn) serving the same GET and POST on the same database. */
   fastapi: { get: LoadResult; post: LoadResult };
   /** The server's resident set at the end of the load, MB. */
   rssMb: number;
@@ -73,7 +74,7 @@ export async function measureApiLoad(flavour: Flavour, seconds: number): Promise
       seconds,
     });
     const rss = await rssMb(server.child.pid as number);
-    const fastapi = await fastapiLoad(database.key, seconds);
+    const fastapi = await fastapiLoad(flavour, database.key, seconds);
     return { ceiling, stackFloor, pageFloor, get, list, post, fastapi, rssMb: rss };
   } finally {
     await server.stop();
@@ -81,23 +82,30 @@ export async function measureApiLoad(flavour: Flavour, seconds: number): Promise
   }
 }
 
-/** The same GET and POST load against the FastAPI reference, on a SQLite file of its own. */
+/**
+ * The same GET and POST load against the FastAPI reference, on a database of its own of the same
+ * flavour: a SQLite file, or a database on the same PostgreSQL server (docs/decisions/0074).
+ */
 async function fastapiLoad(
+  flavour: Flavour,
   key: string,
   seconds: number,
 ): Promise<{ get: LoadResult; post: LoadResult }> {
   const dir = mkdtempSync(join(tmpdir(), "skillrun-fastapi-"));
-  const reference = await startProcess(
-    // Debian's python3-fastapi and python3-uvicorn live beside Debian's Python, which another
-    // python3 on PATH (pyenv's, say) does not see.
-    process.env.FASTAPI_PYTHON ?? "/usr/bin/python3",
-    [FASTAPI, join(dir, "runs.db"), key],
-    /listening on (\S+)/,
-  );
-  const headers = { authorization: `Bearer ${key}` };
+  const database = flavour === "postgres" ? await createTestDatabase("postgres") : undefined;
+  let reference: BenchProcess | undefined;
   try {
+    reference = await startProcess(
+      // Debian's python3-fastapi, python3-uvicorn and python3-psycopg2 live beside Debian's
+      // Python, which another python3 on PATH (pyenv's, say) does not see.
+      process.env.FASTAPI_PYTHON ?? "/usr/bin/python3",
+      [FASTAPI, database?.url ?? join(dir, "runs.db"), key],
+      /listening on (\S+)/,
+    );
+    const headers = { authorization: `Bearer ${key}` };
+    const origin = reference.announced;
     const post = (n: number) =>
-      fetch(`${reference.announced}/v1/run/`, {
+      fetch(`${origin}/v1/run/`, {
         method: "POST",
         headers: { ...headers, "content-type": "application/json" },
         body: JSON.stringify({ skill_id: "skill_one_set", inputs: { n } }),
@@ -105,8 +113,8 @@ async function fastapiLoad(
     for (let i = 0; i < 25; i += 1) await post(i);
     const run = await post(99);
     return {
-      get: await load(`${reference.announced}/v1/run/${run.id}`, { headers, seconds }),
-      post: await load(`${reference.announced}/v1/run/`, {
+      get: await load(`${origin}/v1/run/${run.id}`, { headers, seconds }),
+      post: await load(`${origin}/v1/run/`, {
         method: "POST",
         headers: { ...headers, "content-type": "application/json" },
         body: JSON.stringify({ skill_id: "skill_one_set", inputs: { n: 3 } }),
@@ -114,7 +122,8 @@ async function fastapiLoad(
       }),
     };
   } finally {
-    await reference.stop();
+    await reference?.stop();
+    await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -98,10 +98,11 @@ function rows(f: BenchFigures): Row[] {
       met: [undefined, undefined],
     },
     {
-      figure: "FastAPI reference (uvicorn, SQLite): `GET /run/{id}`; `POST /run/`",
+      figure:
+        "FastAPI reference (uvicorn; the same database, psycopg2 on PostgreSQL): `GET /run/{id}`; `POST /run/`",
       sqlite: fastapiText(f.sqlite.api),
       postgres: fastapiText(f.postgres.api),
-      target: "(the origin's stack, measured beside each flavour)",
+      target: "(the origin's stack, measured beside each flavour on a database of its own)",
       met: [undefined, undefined],
     },
     {
