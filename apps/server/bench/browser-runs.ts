@@ -8,6 +8,7 @@ import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { paths } from "../src/paths.js";
+import { bytesWritten, untilDiskQuiet } from "./browser/disk-writes.js";
 import { type TreeFigures, watchTree } from "./browser/process-tree.js";
 import { type ShopSite, startShopSite } from "./browser/shop-site.js";
 import { writeBetween } from "./report.js";
@@ -38,6 +39,10 @@ interface Phase {
   perMinute: number;
   tree: TreeFigures;
   runs: number;
+  /** What the machine's disks took during the phase, MB a second. */
+  diskMbPerSecond: number;
+  /** How long the phase waited for a quiet disk before it began, ms. */
+  quietWaitMs: number;
 }
 
 interface SkillrunPhase extends Phase {
@@ -118,6 +123,8 @@ async function skillrunPhase(
   atATime: number,
 ): Promise<SkillrunPhase> {
   const results: Awaited<ReturnType<typeof skillrunRun>>[] = [];
+  const quietWaitMs = await untilDiskQuiet();
+  const writtenBefore = await bytesWritten();
   const watch = watchTree(server.child.pid as number);
   const started = Date.now();
   let next = 0;
@@ -137,10 +144,14 @@ async function skillrunPhase(
     videoMs: results.map((r) => r.videoMs),
     perMinute: (runs / wallMs) * 60_000,
     tree: await watch.stop(),
+    diskMbPerSecond: await diskMbPerSecondSince(writtenBefore, wallMs),
+    quietWaitMs,
   };
 }
 
 async function barePhase(shopUrl: string, runs: number, atATime: number): Promise<Phase> {
+  const quietWaitMs = await untilDiskQuiet();
+  const writtenBefore = await bytesWritten();
   const child = fork(
     fileURLToPath(new URL("./browser/bare-shop-order.ts", import.meta.url)),
     [shopUrl, String(runs), String(atATime)],
@@ -153,7 +164,18 @@ async function barePhase(shopUrl: string, runs: number, atATime: number): Promis
     child.once("exit", (code) => reject(new Error(`the bare script exited (${code})`)));
   });
   const wallMs = Date.now() - started;
-  return { runs, runMs, perMinute: (runs / wallMs) * 60_000, tree: await watch.stop() };
+  return {
+    runs,
+    runMs,
+    perMinute: (runs / wallMs) * 60_000,
+    tree: await watch.stop(),
+    diskMbPerSecond: await diskMbPerSecondSince(writtenBefore, wallMs),
+    quietWaitMs,
+  };
+}
+
+async function diskMbPerSecondSince(writtenBefore: number, wallMs: number): Promise<number> {
+  return ((await bytesWritten()) - writtenBefore) / 1e6 / (wallMs / 1000);
 }
 
 const ms = (n: number) => `${Math.round(n).toLocaleString("en")} ms`;
@@ -168,6 +190,10 @@ function cpuCell(phase: Phase, root: string): string {
     ...(cpu.ffmpeg > 0 ? [`ffmpeg ${perRun(phase, cpu.ffmpeg)}`] : []),
     ...(cpu.other > 0 ? [`other ${perRun(phase, cpu.other)}`] : []),
   ].join(", ");
+}
+
+function diskCell(phase: Phase): string {
+  return `${phase.diskMbPerSecond.toFixed(1)} MB/s; ${(phase.quietWaitMs / 1000).toFixed(1)} s`;
 }
 
 interface Figures {
@@ -192,6 +218,7 @@ function tableOf(f: Figures): { table: string; missed: string[] } {
     `| ${name}: runs per minute | ${p.skillrun.perMinute.toFixed(1)} | ${p.bare.perMinute.toFixed(1)} | |`,
     `| ${name}: CPU per run | ${cpuCell(p.skillrun, "server")} | ${cpuCell(p.bare, "script")} | |`,
     `| ${name}: memory (PSS) at the peak, without the server or script | ${Math.round(p.skillrun.tree.peakChildrenPssMb)} MB | ${Math.round(p.bare.tree.peakChildrenPssMb)} MB | |`,
+    `| ${name}: the disks' writes during the phase; the wait for a quiet disk before it | ${diskCell(p.skillrun)} | ${diskCell(p.bare)} | |`,
   ];
   const lines = [
     "| | Skillrun (video on) | bare script | target |",
