@@ -68,7 +68,14 @@ export function startFfmpeg(options: EncoderOptions): FfmpegEncoder {
   let pending = false;
   let exited = false;
   let headerWritten = false;
-  const child: ChildProcess = spawn(ffmpegPath, args, { stdio: ["pipe", "ignore", "pipe"] });
+  const child: ChildProcess = spawn(ffmpegPath, args, {
+    stdio: ["pipe", "ignore", "pipe"],
+    // A session of its own: where the kernel shares the CPU between sessions first (autogroups),
+    // ffmpeg's finish, on which a run's ending waits, no longer shares its run process's part
+    // with what that process does meanwhile (docs/decisions/0075). Orphaned, it still ends when
+    // its input does.
+    detached: true,
+  });
   const exit = new Promise<number | null>((resolve) => {
     child.once("close", (code) => {
       exited = true;

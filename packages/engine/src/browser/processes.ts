@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from "node:fs";
 import { setPriority } from "node:os";
 
 /** The kernel's flag of a process that has begun to exit (PF_EXITING, include/linux/sched.h). */
@@ -54,6 +54,60 @@ export function listProcesses(): ProcessInfo[] {
 export function statFields(path: string): string[] {
   const stat = readFileSync(path, "utf8");
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/** /proc/<pid>/stat is a line of at most a few hundred bytes. */
+const statBuffer = Buffer.alloc(1024);
+
+/** A process of a session, as its stat file tells. */
+export interface SessionProcess {
+  pid: number;
+  /** False for a zombie, a process exiting or one with SIGKILL pending (listProcesses). */
+  canRun: boolean;
+}
+
+/**
+ * The processes of session `sid`, from their stat files alone, read synchronously into one
+ * buffer. It runs at every memory check and in every run's ending, over every process of the
+ * machine: through the promise API (an open, a stat, a read and a close per file, each a trip to
+ * the thread pool) it cost a run process more than anything of its own (docs/decisions/0067), and
+ * reading each one's command line too (listProcesses) makes the kernel walk its memory, CPU a
+ * run's ending takes from its ffmpeg (docs/decisions/0075).
+ */
+export function sessionProcesses(sid: number): SessionProcess[] {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const found: SessionProcess[] = [];
+  for (const name of names) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid)) continue;
+    const fields = bufferedStatFields(pid);
+    if (fields !== undefined && Number(fields[3]) === sid) {
+      found.push({ pid, canRun: canRun(fields) });
+    }
+  }
+  return found;
+}
+
+function bufferedStatFields(pid: number): string[] | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(`/proc/${pid}/stat`, "r");
+    const stat = statBuffer.toString(
+      "latin1",
+      0,
+      readSync(fd, statBuffer, 0, statBuffer.length, 0),
+    );
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /**
@@ -129,8 +183,8 @@ export function browserPriority(own: number): number {
  */
 export function setSessionPriority(sid: number, priority: number): void {
   for (let pass = 0; pass < 2; pass++) {
-    for (const p of listProcesses()) {
-      if (p.sid !== sid) continue;
+    for (const p of sessionProcesses(sid)) {
+      if (!p.canRun) continue;
       let threads: string[];
       try {
         threads = readdirSync(`/proc/${p.pid}/task`);

@@ -13,7 +13,7 @@ import { answerDialogs } from "./dialogs.js";
 import { firstLine } from "./error-text.js";
 import { launchFailure } from "./launch-failure.js";
 import { type BrowserMemoryExceeded, type MemoryWatchdog, watchMemory } from "./memory-watchdog.js";
-import { listProcesses } from "./processes.js";
+import { sessionProcesses } from "./processes.js";
 import {
   ProfileFolderRefused,
   type UsedProfileFolder,
@@ -313,11 +313,11 @@ const GONE_WAIT_MS = 5_000;
  * Settles once no process that can still run is left in the session Chromium leads (Playwright
  * starts it as a session leader; its zygotes and renderers stay in that session), or after `ms`.
  * Right after the kill of its group every one of them has SIGKILL pending; the kernel freeing
- * their memory is not waited for (listProcesses, docs/decisions/0071).
+ * their memory is not waited for (sessionProcesses, docs/decisions/0071).
  */
 async function sessionGone(pid: number, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
-  while (Date.now() < deadline && listProcesses().some((process) => process.sid === pid)) {
+  while (Date.now() < deadline && sessionProcesses(pid).some((process) => process.canRun)) {
     await new Promise((resolve) => setTimeout(resolve, GONE_POLL_MS));
   }
 }

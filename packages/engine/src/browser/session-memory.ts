@@ -1,5 +1,6 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { sessionProcesses } from "./processes.js";
 
 /** The processes of one browser and the memory they use together. */
 export interface SessionMemory {
@@ -49,7 +50,7 @@ export function sessionMeter(leader: number): SessionMeter {
       let bytes = 0;
       let estimated = false;
       const now = Date.now();
-      const members = sessionMembers(leader);
+      const members = sessionProcesses(leader).map((process) => process.pid);
       const present = new Set(members);
       for (const pid of known.keys()) if (!present.has(pid)) known.delete(pid);
       for (const pid of members) {
@@ -81,21 +82,6 @@ export function sessionMeter(leader: number): SessionMeter {
   };
 }
 
-/** The processes of the session `leader` leads. */
-function sessionMembers(leader: number): number[] {
-  // The scan reads every process's stat synchronously, into one buffer: it runs every
-  // MEMORY_CHECK_MS over every process of the machine, and through the promise API (an open, a
-  // stat, a read and a close per file, each a trip to the thread pool) it cost the run process
-  // more than anything of its own (docs/decisions/0067-browser-runs-cost-their-browser.md).
-  const members: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid)) continue;
-    if (pid === leader || sessionOf(pid) === leader) members.push(pid);
-  }
-  return members;
-}
-
 /**
  * The process's resident anonymous and shared memory (RssAnon + RssShmem), which the kernel keeps
  * counted; undefined once it is gone, or where /proc/<pid>/status does not say (Linux before 4.5).
@@ -110,29 +96,6 @@ function anonymousBytes(pid: number): number | undefined {
   const anon = kilobytes(status, "RssAnon");
   const shmem = kilobytes(status, "RssShmem");
   return anon === undefined || shmem === undefined ? undefined : anon + shmem;
-}
-
-/** /proc/<pid>/stat is a line of at most a few hundred bytes. */
-const statBuffer = Buffer.alloc(1024);
-
-/** The session id of `pid` (as this process's PID namespace sees it), or undefined once gone. */
-function sessionOf(pid: number): number | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(`/proc/${pid}/stat`, "r");
-    const stat = statBuffer.toString(
-      "latin1",
-      0,
-      readSync(fd, statBuffer, 0, statBuffer.length, 0),
-    );
-    // The fields after the command name, which is in parentheses and may hold anything.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 4);
-    return Number(fields[3]);
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 /**

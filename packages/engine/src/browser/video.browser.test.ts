@@ -1,5 +1,7 @@
 import { stat } from "node:fs/promises";
+import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listProcesses } from "./processes.js";
 import { probeVideo } from "./test-support/ffprobe.js";
 import { type FixtureSite, startFixtureSite } from "./test-support/fixture-site.js";
 import { runSkill } from "./test-support/run-skill.js";
@@ -58,6 +60,31 @@ describe("the run's video", () => {
       expect(
         Math.abs((closed.video?.durationMs ?? 0) - probed.lastFrameS * 1000),
       ).toBeLessThanOrEqual(10);
+    } finally {
+      await test.dispose();
+    }
+  }, 30_000);
+
+  it("is encoded by an ffmpeg leading a session of its own, apart from the run's process", async () => {
+    const test = await testBrowser();
+    try {
+      const result = await runSkill(`- goto: "{{ inputs.base }}/static"\n`, {
+        base: site.base,
+        browser: test.browser.access,
+      });
+      expect(result.outcome).toBe("finished");
+      const all = listProcesses();
+      const own = all.find((entry) => entry.pid === process.pid);
+      const encoders = all.filter(
+        (entry) =>
+          entry.ppid === process.pid && basename(entry.cmdline.split("\0")[0] ?? "") === "ffmpeg",
+      );
+      expect(encoders).toHaveLength(1);
+      // Where sessions are grouped for the CPU, its finish does not share this process's part.
+      expect(encoders[0]?.sid).toBe(encoders[0]?.pid);
+      expect(encoders[0]?.sid).not.toBe(own?.sid);
+      const closed = await test.browser.close();
+      expect(closed.video?.path).toBe(test.videoPath);
     } finally {
       await test.dispose();
     }
