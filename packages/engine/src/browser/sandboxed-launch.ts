@@ -64,7 +64,7 @@ function lowered(session: ChromiumSession): ChromiumSession {
   if (session.pid === undefined) return session;
   setSessionPriority(session.pid, browserPriority(getPriority()));
   // Where sessions are grouped for the CPU, below the group of every other session (the server's,
-  // the run processes' with their ffmpeg), whose own nice value is 0.
+  // the run processes', their ffmpegs'), whose own nice value is 0.
   setAutogroupPriority(session.pid, BROWSER_NICENESS);
   return session;
 }
