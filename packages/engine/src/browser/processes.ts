@@ -93,6 +93,7 @@ export function sessionProcesses(sid: number): SessionProcess[] {
   return found;
 }
 
+/** statFields of process `pid`, read into the one buffer; undefined once it is gone. */
 function bufferedStatFields(pid: number): string[] | undefined {
   let fd: number | undefined;
   try {
