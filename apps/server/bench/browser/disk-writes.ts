@@ -1,8 +1,7 @@
 // The machine's disk writes, read from /proc/diskstats: the browser rows wait for a quiet disk
-// before each phase and say how much was written during it. A run's ending (its video's last
-// writes and its rename, the run's commit) waits behind other writers' journal commits, and the
-// benches before this one leave writeback running (a million-run list, PostgreSQL's checkpoints):
-// the issue's figures are those of a quiet machine (docs/decisions/0074).
+// before each phase and say how much was written during it. The benches before this one leave
+// writeback running (a million-run list, PostgreSQL's checkpoints), and the issue's figures are
+// those of a quiet machine (docs/decisions/0074).
 import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { sleep } from "../support/stats.js";

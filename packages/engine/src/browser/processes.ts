@@ -46,18 +46,28 @@ export function listProcesses(): ProcessInfo[] {
   return found;
 }
 
+/** A stat file is a line of at most a few hundred bytes. */
+const statBuffer = Buffer.alloc(1024);
+
 /**
  * The fields of a process's or thread's stat file (`/proc/<pid>/stat`, `/proc/<pid>/task/<tid>/
  * stat`) after its command name, which is in parentheses and may hold spaces: the state is [0],
  * the session [3], the nice value [16]. Throws when it is gone.
  */
 export function statFields(path: string): string[] {
-  const stat = readFileSync(path, "utf8");
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Into one buffer, synchronously: scans read it for every process of the machine.
+  const fd = openSync(path, "r");
+  try {
+    const stat = statBuffer.toString(
+      "latin1",
+      0,
+      readSync(fd, statBuffer, 0, statBuffer.length, 0),
+    );
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } finally {
+    closeSync(fd);
+  }
 }
-
-/** /proc/<pid>/stat is a line of at most a few hundred bytes. */
-const statBuffer = Buffer.alloc(1024);
 
 /** A process of a session, as its stat file tells. */
 export interface SessionProcess {
@@ -85,30 +95,15 @@ export function sessionProcesses(sid: number): SessionProcess[] {
   for (const name of names) {
     const pid = Number(name);
     if (!Number.isInteger(pid)) continue;
-    const fields = bufferedStatFields(pid);
-    if (fields !== undefined && Number(fields[3]) === sid) {
-      found.push({ pid, canRun: canRun(fields) });
+    let fields: string[];
+    try {
+      fields = statFields(`/proc/${pid}/stat`);
+    } catch {
+      continue; // Gone while we looked.
     }
+    if (Number(fields[3]) === sid) found.push({ pid, canRun: canRun(fields) });
   }
   return found;
-}
-
-/** statFields of process `pid`, read into the one buffer; undefined once it is gone. */
-function bufferedStatFields(pid: number): string[] | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(`/proc/${pid}/stat`, "r");
-    const stat = statBuffer.toString(
-      "latin1",
-      0,
-      readSync(fd, statBuffer, 0, statBuffer.length, 0),
-    );
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 /**
